@@ -5,7 +5,9 @@ KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
 PREFIX ?= /usr/local
 DESTDIR ?=
-VERSION := $(shell git describe --always --dirty 2>/dev/null || sed -n 's/.*PCIEAUDIT_VERSION "\(.*\)"/\1/p' kmod/version.h)
+BASE_VERSION := $(shell sed -n 's/.*PCIEAUDIT_VERSION "\(.*\)"/\1/p' kmod/version.h)
+GIT_REV := $(shell git rev-parse --short HEAD 2>/dev/null)
+VERSION := $(BASE_VERSION)$(if $(GIT_REV),+g$(GIT_REV))
 
 # Debian packages the build, the tests and the demo need.
 DEB_DEPS := build-essential pkg-config libnl-genl-3-dev libnl-3-dev libpci-dev \

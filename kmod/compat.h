@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every kernel version and configuration difference pcieaudit bridges.
+ * Force-included into each translation unit by Kbuild, so the .c files use
+ * only the helpers and macros defined here. Newest change first; each entry
+ * names the upstream change it bridges.
+ */
+#ifndef _PCIEAUDIT_COMPAT_H
+#define _PCIEAUDIT_COMPAT_H
+
+#include <linux/bits.h>
+#include <linux/iommu.h>
+#include <linux/pci.h>
+#include <net/genetlink.h>
+
+/*
+ * Kbuild refuses kernels older than 5.10, the first with per-op policies in
+ * struct genl_ops. Features that distributions backport are probed in Kbuild
+ * from the target's headers rather than guessed from its version.
+ */
+
+/*
+ * Dump request attributes: genl_info_dump() replaced
+ * genl_dumpit_info()->attrs in v6.6 ("genetlink: use attrs from struct
+ * genl_info"); the attrs field went away in the same cycle.
+ */
+#ifdef PCIEAUDIT_HAVE_GENL_INFO_DUMP
+#define pcieaudit_dump_attrs(cb)	(genl_info_dump(cb)->attrs)
+#else
+#define pcieaudit_dump_attrs(cb)	(genl_dumpit_info(cb)->attrs)
+#endif
+
+/*
+ * Required-attribute checks with an extack message: "netlink: add helpers
+ * for extack attr presence checking" (v6.0).
+ */
+#ifndef NL_REQ_ATTR_CHECK
+#define NL_REQ_ATTR_CHECK(extack, nest, tb, type) ({			\
+	bool __missing = !(tb)[type];					\
+									\
+	if (__missing)							\
+		NL_SET_ERR_MSG_ATTR(extack, nest, "missing attribute");	\
+	__missing;							\
+})
+#define GENL_REQ_ATTR_CHECK(info, attr) ({				\
+	struct genl_info *__info = (info);				\
+									\
+	NL_REQ_ATTR_CHECK(__info->extack, NULL, __info->attrs, attr);	\
+})
+#endif
+
+/*
+ * IOMMU domain types added after v5.10. They are macros, so a missing one is
+ * given a value no domain can have; each needs a distinct value to stay a
+ * valid switch case.
+ *   IOMMU_DOMAIN_DMA_FQ: "iommu: Introduce explicit type for non-strict
+ *     DMA domains" (v5.15)
+ *   IOMMU_DOMAIN_SVA: "iommu: Add IOMMU SVA domain support" (v6.2)
+ *   IOMMU_DOMAIN_PLATFORM, IOMMU_DOMAIN_NESTED: v6.7
+ */
+#ifndef IOMMU_DOMAIN_DMA_FQ
+#define IOMMU_DOMAIN_DMA_FQ	BIT(31)
+#endif
+#ifndef IOMMU_DOMAIN_SVA
+#define IOMMU_DOMAIN_SVA	BIT(30)
+#endif
+#ifndef IOMMU_DOMAIN_PLATFORM
+#define IOMMU_DOMAIN_PLATFORM	BIT(29)
+#endif
+#ifndef IOMMU_DOMAIN_NESTED
+#define IOMMU_DOMAIN_NESTED	BIT(28)
+#endif
+
+/*
+ * The IOMMU instance serving a device: dev->iommu->iommu_dev (v5.8,
+ * "iommu: Move iommu_dev to struct dev_iommu"). Only
+ * meaningful with CONFIG_IOMMU_API; the struct is empty otherwise.
+ */
+static inline struct device *pcieaudit_iommu_instance(struct device *dev)
+{
+#ifdef CONFIG_IOMMU_API
+	if (dev->iommu && dev->iommu->iommu_dev)
+		return dev->iommu->iommu_dev->dev;
+#endif
+	return NULL;
+}
+
+/* ACS capability offset cached in pci_dev: 52fbf5bdeeef (v5.9). */
+static inline u16 pcieaudit_acs_pos(struct pci_dev *pdev)
+{
+	return pdev->acs_cap;
+}
+
+#endif /* _PCIEAUDIT_COMPAT_H */

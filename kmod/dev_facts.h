@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Everything pcieaudit reports about one PCI function, read in one place. */
+#ifndef _PCIEAUDIT_DEV_FACTS_H
+#define _PCIEAUDIT_DEV_FACTS_H
+
+#include <linux/pci.h>
+
+#include "iommu_facts.h"
+
+struct pcieaudit_acs {
+	u16 pos;
+	u16 cap;
+	u16 ctrl;
+};
+
+struct pcieaudit_link {
+	u32 lnkcap;
+	u16 lnksta;
+	bool has_v2;		/* capability version 2: the *2 registers exist */
+	u32 lnkcap2;
+	u16 lnkctl2;
+};
+
+struct pcieaudit_dev_facts {
+	u32 flags;		/* enum pcieaudit_dev_flag */
+	bool has_acs;
+	bool has_link;
+	struct pcieaudit_acs acs;
+	struct pcieaudit_link link;
+	struct pcieaudit_iommu iommu;
+	char driver[PCIEAUDIT_NAME_LEN];
+};
+
+void pcieaudit_dev_facts_read(struct pci_dev *pdev,
+			      struct pcieaudit_dev_facts *f);
+
+#endif /* _PCIEAUDIT_DEV_FACTS_H */

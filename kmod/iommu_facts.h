@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the IOMMU core tells a module about a device, and about all groups. */
+#ifndef _PCIEAUDIT_IOMMU_FACTS_H
+#define _PCIEAUDIT_IOMMU_FACTS_H
+
+#include <linux/device.h>
+#include <linux/types.h>
+
+#define PCIEAUDIT_NAME_LEN 64
+
+struct pcieaudit_iommu {
+	bool in_group;
+	int group;
+	u32 domain;		/* enum pcieaudit_domain_type, 0 if none */
+	u32 def_domain;		/* enum pcieaudit_domain_type, 0 if unknown */
+	char instance[PCIEAUDIT_NAME_LEN];
+};
+
+struct pcieaudit_iommu_summary {
+	u32 devices;		/* PCI functions */
+	u32 groups;		/* distinct IOMMU groups holding them */
+	bool any_dma;		/* a strict translated domain is attached */
+	bool any_dma_fq;	/* a lazy translated domain is attached */
+};
+
+/* Group ids handed out per walk step. */
+#define PCIEAUDIT_GROUP_BATCH 16
+
+void pcieaudit_iommu_read(struct device *dev, struct pcieaudit_iommu *io);
+unsigned int pcieaudit_group_ids_collect(int *ids, int from);
+void pcieaudit_iommu_summary_read(struct pcieaudit_iommu_summary *s);
+
+#endif /* _PCIEAUDIT_IOMMU_FACTS_H */

@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "pcieaudit" generic-netlink family: policies, handlers, and the
+ * translation of kernel facts into attributes. The facts themselves are
+ * read by dev_facts.c and iommu_facts.c.
+ *
+ * Handlers hold pci_lock_rescan_remove() only within one call, never across
+ * dump parts, so a reader that stops reading cannot block hot-plug.
+ */
+#include <linux/pci.h>
+#include <linux/utsname.h>
+#include <net/genetlink.h>
+#include <linux/pcieaudit.h>
+
+#include "dev_facts.h"
+#include "iommu_facts.h"
+#include "netlink.h"
+#include "pci_walk.h"
+#include "version.h"
+
+static struct genl_family pcieaudit_family;
+
+/* policies */
+
+static const struct nla_policy addr_policy[PCIEAUDIT_A_ADDR_MAX + 1] = {
+	[PCIEAUDIT_A_ADDR_DOMAIN] = { .type = NLA_U32 },
+	[PCIEAUDIT_A_ADDR_BUS] = { .type = NLA_U8 },
+	[PCIEAUDIT_A_ADDR_DEVFN] = { .type = NLA_U8 },
+};
+
+static const struct nla_policy dev_get_policy[PCIEAUDIT_A_DEV_ADDR + 1] = {
+	[PCIEAUDIT_A_DEV_ADDR] = NLA_POLICY_NESTED(addr_policy),
+};
+
+/* message builders */
+
+static int put_addr(struct sk_buff *skb, int type, struct pci_dev *pdev)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, PCIEAUDIT_A_ADDR_DOMAIN, pci_domain_nr(pdev->bus)) ||
+	    nla_put_u8(skb, PCIEAUDIT_A_ADDR_BUS, pdev->bus->number) ||
+	    nla_put_u8(skb, PCIEAUDIT_A_ADDR_DEVFN, pdev->devfn)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int put_acs(struct sk_buff *skb, const struct pcieaudit_acs *acs)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, PCIEAUDIT_A_DEV_ACS);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u16(skb, PCIEAUDIT_A_ACS_POS, acs->pos) ||
+	    nla_put_u16(skb, PCIEAUDIT_A_ACS_CAP, acs->cap) ||
+	    nla_put_u16(skb, PCIEAUDIT_A_ACS_CTRL, acs->ctrl)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int put_link(struct sk_buff *skb, const struct pcieaudit_link *link)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, PCIEAUDIT_A_DEV_LINK);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, PCIEAUDIT_A_LINK_LNKCAP, link->lnkcap) ||
+	    nla_put_u16(skb, PCIEAUDIT_A_LINK_LNKSTA, link->lnksta))
+		goto err_cancel;
+	if (link->has_v2 &&
+	    (nla_put_u32(skb, PCIEAUDIT_A_LINK_LNKCAP2, link->lnkcap2) ||
+	     nla_put_u16(skb, PCIEAUDIT_A_LINK_LNKCTL2, link->lnkctl2)))
+		goto err_cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+
+err_cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static int put_iommu(struct sk_buff *skb, const struct pcieaudit_iommu *io)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, PCIEAUDIT_A_DEV_IOMMU);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, PCIEAUDIT_A_IOMMU_GROUP, io->group))
+		goto err_cancel;
+	if (io->domain &&
+	    nla_put_u32(skb, PCIEAUDIT_A_IOMMU_DOMAIN, io->domain))
+		goto err_cancel;
+	if (io->def_domain &&
+	    (nla_put_u32(skb, PCIEAUDIT_A_IOMMU_DEF_DOMAIN, io->def_domain) ||
+	     nla_put_u32(skb, PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE,
+			 PCIEAUDIT_SOURCE_DERIVED)))
+		goto err_cancel;
+	if (io->instance[0] &&
+	    nla_put_string(skb, PCIEAUDIT_A_IOMMU_INSTANCE, io->instance))
+		goto err_cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+
+err_cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static int put_dev_attrs(struct sk_buff *skb, struct pci_dev *pdev,
+			 const struct pcieaudit_dev_facts *f)
+{
+	struct pci_dev *up = pci_upstream_bridge(pdev);
+
+	if (put_addr(skb, PCIEAUDIT_A_DEV_ADDR, pdev) ||
+	    nla_put_string(skb, PCIEAUDIT_A_DEV_NAME, pci_name(pdev)) ||
+	    nla_put_u16(skb, PCIEAUDIT_A_DEV_VENDOR, pdev->vendor) ||
+	    nla_put_u16(skb, PCIEAUDIT_A_DEV_DEVICE, pdev->device) ||
+	    nla_put_u16(skb, PCIEAUDIT_A_DEV_SUBSYS_VENDOR,
+			pdev->subsystem_vendor) ||
+	    nla_put_u16(skb, PCIEAUDIT_A_DEV_SUBSYS_DEVICE,
+			pdev->subsystem_device) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_DEV_CLASS, pdev->class) ||
+	    nla_put_u8(skb, PCIEAUDIT_A_DEV_REVISION, pdev->revision) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_DEV_FLAGS, f->flags) ||
+	    nla_put_s32(skb, PCIEAUDIT_A_DEV_NUMA_NODE, dev_to_node(&pdev->dev)))
+		return -EMSGSIZE;
+	if (pci_is_pcie(pdev) &&
+	    nla_put_u8(skb, PCIEAUDIT_A_DEV_PCIE_TYPE, pci_pcie_type(pdev)))
+		return -EMSGSIZE;
+	if (up && put_addr(skb, PCIEAUDIT_A_DEV_UPSTREAM, up))
+		return -EMSGSIZE;
+	if (pdev->is_virtfn &&
+	    put_addr(skb, PCIEAUDIT_A_DEV_PF, pci_physfn(pdev)))
+		return -EMSGSIZE;
+	if (pdev->subordinate &&
+	    nla_put_u8(skb, PCIEAUDIT_A_DEV_SECONDARY_BUS,
+		       pdev->subordinate->number))
+		return -EMSGSIZE;
+	if (f->driver[0] &&
+	    nla_put_string(skb, PCIEAUDIT_A_DEV_DRIVER, f->driver))
+		return -EMSGSIZE;
+	if (f->has_acs && put_acs(skb, &f->acs))
+		return -EMSGSIZE;
+	if (f->has_link && put_link(skb, &f->link))
+		return -EMSGSIZE;
+	if (f->iommu.in_group && put_iommu(skb, &f->iommu))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* One DEV_GET message; @cb is set for dumps, to flag inconsistent ones. */
+static int put_dev_msg(struct sk_buff *skb, u32 portid, u32 seq, int flags,
+		       struct netlink_callback *cb, struct pci_dev *pdev)
+{
+	struct pcieaudit_dev_facts f;
+	void *hdr;
+
+	pcieaudit_dev_facts_read(pdev, &f);
+	hdr = genlmsg_put(skb, portid, seq, &pcieaudit_family, flags,
+			  PCIEAUDIT_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
+	if (put_dev_attrs(skb, pdev, &f)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* INFO_GET */
+
+static u32 features(const struct pcieaudit_iommu_summary *s)
+{
+	u32 f = 0;
+
+	if (IS_ENABLED(CONFIG_PCI_P2PDMA))
+		f |= PCIEAUDIT_F_P2PDMA;
+	if (IS_ENABLED(CONFIG_IOMMU_API))
+		f |= PCIEAUDIT_F_IOMMU_API;
+	if (s->groups)
+		f |= PCIEAUDIT_F_IOMMU_PRESENT;
+	if (IS_ENABLED(CONFIG_PCI_IOV))
+		f |= PCIEAUDIT_F_PCI_IOV;
+	if (IS_ENABLED(CONFIG_PCI_ATS))
+		f |= PCIEAUDIT_F_PCI_ATS;
+	return f;
+}
+
+static int put_info_attrs(struct sk_buff *skb,
+			  const struct pcieaudit_iommu_summary *s)
+{
+	u32 strict = PCIEAUDIT_IOMMU_STRICT_UNKNOWN;
+
+	if (nla_put_string(skb, PCIEAUDIT_A_INFO_MODULE_VERSION,
+			   PCIEAUDIT_VERSION) ||
+	    nla_put_string(skb, PCIEAUDIT_A_INFO_KERNEL_RELEASE,
+			   init_utsname()->release) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_INFO_FEATURES, features(s)) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_INFO_DEVICE_COUNT, s->devices) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_INFO_GROUP_COUNT, s->groups))
+		return -EMSGSIZE;
+	if (!s->groups)
+		return 0;
+
+	/* Lazy if any translated domain is; untrusted devices stay strict. */
+	if (s->any_dma_fq)
+		strict = PCIEAUDIT_IOMMU_STRICT_LAZY;
+	else if (s->any_dma)
+		strict = PCIEAUDIT_IOMMU_STRICT_STRICT;
+	if (nla_put_u32(skb, PCIEAUDIT_A_INFO_IOMMU_DEF_MODE,
+			iommu_default_passthrough() ?
+			PCIEAUDIT_IOMMU_MODE_PASSTHROUGH :
+			PCIEAUDIT_IOMMU_MODE_TRANSLATED) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_INFO_IOMMU_STRICT, strict))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int info_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct pcieaudit_iommu_summary s;
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &pcieaudit_family, 0,
+				PCIEAUDIT_CMD_INFO_GET);
+	if (!hdr)
+		goto err_free;
+
+	pci_lock_rescan_remove();
+	pcieaudit_iommu_summary_read(&s);
+	pci_unlock_rescan_remove();
+
+	if (put_info_attrs(msg, &s))
+		goto err_free;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_free:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/* DEV_GET */
+
+static int dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[PCIEAUDIT_A_ADDR_MAX + 1];
+	struct netlink_ext_ack *extack = info->extack;
+	struct pci_dev *pdev;
+	struct sk_buff *msg;
+	struct nlattr *nest;
+	u32 domain;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, PCIEAUDIT_A_DEV_ADDR))
+		return -EINVAL;
+	nest = info->attrs[PCIEAUDIT_A_DEV_ADDR];
+	err = nla_parse_nested(tb, PCIEAUDIT_A_ADDR_MAX, nest, addr_policy,
+			       extack);
+	if (err)
+		return err;
+	if (NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_DOMAIN) ||
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_BUS) ||
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_DEVFN))
+		return -EINVAL;
+	domain = nla_get_u32(tb[PCIEAUDIT_A_ADDR_DOMAIN]);
+	if (domain > INT_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[PCIEAUDIT_A_ADDR_DOMAIN],
+				    "PCI domain out of range");
+		return -EINVAL;
+	}
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	pci_lock_rescan_remove();
+	pdev = pci_get_domain_bus_and_slot(domain,
+					   nla_get_u8(tb[PCIEAUDIT_A_ADDR_BUS]),
+					   nla_get_u8(tb[PCIEAUDIT_A_ADDR_DEVFN]));
+	if (!pdev) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "no such PCI function");
+		err = -ENODEV;
+	} else {
+		err = put_dev_msg(msg, info->snd_portid, info->snd_seq, 0,
+				  NULL, pdev);
+		pci_dev_put(pdev);
+	}
+	pci_unlock_rescan_remove();
+
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static int dev_get_start(struct netlink_callback *cb)
+{
+	struct nlattr **attrs = pcieaudit_dump_attrs(cb);
+
+	if (attrs && attrs[PCIEAUDIT_A_DEV_ADDR]) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, attrs[PCIEAUDIT_A_DEV_ADDR],
+				    "a dump takes no device; use a do request");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Dump cursor in cb->args, which every supported kernel has: [0] and [1]
+ * hold the next key's domain and bus/devfn, [2] marks the end.
+ */
+static u64 cursor_get(const struct netlink_callback *cb)
+{
+	return (u64)cb->args[0] << 16 | cb->args[1];
+}
+
+static void cursor_set(struct netlink_callback *cb, u64 key)
+{
+	cb->args[0] = key >> 16;
+	cb->args[1] = key & 0xffff;
+}
+
+static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	u32 portid = NETLINK_CB(cb->skb).portid;
+	struct pcieaudit_batch b;
+	u64 next = cursor_get(cb);
+	bool full = false;
+	unsigned int i;
+
+	if (cb->args[2])
+		return 0;
+
+	pci_lock_rescan_remove();
+	cb->seq = pcieaudit_generation();
+	do {
+		pcieaudit_batch_collect(&b, next);
+		for (i = 0; i < b.n && !full; i++) {
+			full = put_dev_msg(skb, portid, cb->nlh->nlmsg_seq,
+					   NLM_F_MULTI, cb, b.pdev[i]) != 0;
+			if (!full)
+				next = b.key[i] + 1;
+		}
+		pcieaudit_batch_release(&b);
+	} while (!full && b.n == PCIEAUDIT_BATCH);
+	pci_unlock_rescan_remove();
+
+	cursor_set(cb, next);
+	if (!full)
+		cb->args[2] = 1;
+	else if (!skb->len)
+		return -EMSGSIZE;
+	return skb->len;
+}
+
+/* GROUP_GET */
+
+struct member_ctx {
+	struct sk_buff *skb;
+	u32 others;
+};
+
+static int put_member(struct device *dev, void *data)
+{
+	struct member_ctx *ctx = data;
+
+	if (!dev_is_pci(dev)) {
+		ctx->others++;
+		return 0;
+	}
+	return put_addr(ctx->skb, PCIEAUDIT_A_GROUP_MEMBER, to_pci_dev(dev));
+}
+
+static int put_group_msg(struct sk_buff *skb, struct netlink_callback *cb,
+			 int id)
+{
+	struct member_ctx ctx = { .skb = skb };
+	struct iommu_group *group;
+	void *hdr;
+	int err;
+
+	group = iommu_group_get_by_id(id);
+	if (!group)
+		return 0;	/* went away since its id was collected */
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &pcieaudit_family, NLM_F_MULTI,
+			  PCIEAUDIT_CMD_GROUP_GET);
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto out_put;
+	}
+	genl_dump_check_consistent(cb, hdr);
+	err = nla_put_u32(skb, PCIEAUDIT_A_GROUP_ID, id);
+	if (!err)
+		err = iommu_group_for_each_dev(group, &ctx, put_member);
+	if (!err)
+		err = nla_put_u32(skb, PCIEAUDIT_A_GROUP_OTHER_MEMBERS,
+				  ctx.others);
+	if (err)
+		genlmsg_cancel(skb, hdr);
+	else
+		genlmsg_end(skb, hdr);
+out_put:
+	iommu_group_put(group);
+	return err;
+}
+
+static int group_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	int ids[PCIEAUDIT_GROUP_BATCH];
+	int next = cb->args[0];
+	bool full = false;
+	unsigned int i, n;
+
+	if (cb->args[2])
+		return 0;
+
+	pci_lock_rescan_remove();
+	cb->seq = pcieaudit_generation();
+	do {
+		n = pcieaudit_group_ids_collect(ids, next);
+		for (i = 0; i < n && !full; i++) {
+			full = put_group_msg(skb, cb, ids[i]) != 0;
+			if (!full)
+				next = ids[i] + 1;
+		}
+	} while (!full && n == PCIEAUDIT_GROUP_BATCH);
+	pci_unlock_rescan_remove();
+
+	cb->args[0] = next;
+	if (!full)
+		cb->args[2] = 1;
+	else if (!skb->len)
+		return -EMSGSIZE;
+	return skb->len;
+}
+
+/* genetlink setup */
+
+static const struct genl_ops pcieaudit_ops[] = {
+	{
+		.cmd = PCIEAUDIT_CMD_INFO_GET,
+		.doit = info_get_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = PCIEAUDIT_CMD_DEV_GET,
+		.doit = dev_get_doit,
+		.start = dev_get_start,
+		.dumpit = dev_get_dumpit,
+		.policy = dev_get_policy,
+		.maxattr = ARRAY_SIZE(dev_get_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = PCIEAUDIT_CMD_GROUP_GET,
+		.dumpit = group_get_dumpit,
+		.flags = GENL_ADMIN_PERM,
+	},
+};
+
+static struct genl_family pcieaudit_family __ro_after_init = {
+	.name = PCIEAUDIT_FAMILY_NAME,
+	.version = PCIEAUDIT_FAMILY_VERSION,
+	.module = THIS_MODULE,
+	.ops = pcieaudit_ops,
+	.n_ops = ARRAY_SIZE(pcieaudit_ops),
+	/* Handlers take their own locks; no need to serialise on genl_mutex. */
+	.parallel_ops = true,
+};
+
+/**
+ * pcieaudit_genl_init - register the "pcieaudit" family
+ *
+ * Return: 0 or a negative errno.
+ */
+int pcieaudit_genl_init(void)
+{
+	return genl_register_family(&pcieaudit_family);
+}
+
+/**
+ * pcieaudit_genl_uninit - unregister the family; waits for running dumps
+ */
+void pcieaudit_genl_uninit(void)
+{
+	genl_unregister_family(&pcieaudit_family);
+}

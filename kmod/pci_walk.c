@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ordered, resumable iteration over PCI functions.
+ *
+ * The bus klist is in registration order and a removed node can restart a
+ * pci_get_device() walk from the head, so dumps never keep a position in it.
+ * Each step instead collects, in one bus_for_each_dev() pass, the smallest
+ * PCIEAUDIT_BATCH keys at or above a cursor, holding a reference on each
+ * device. A dump part resumes from the key after the last one it sent, so
+ * devices removed in between are skipped and none is sent twice.
+ *
+ * A bus notifier counts additions and removals; dumps put the count in
+ * cb->seq so userspace sees NLM_F_DUMP_INTR when the set changed.
+ */
+#include <linux/atomic.h>
+#include <linux/device.h>
+#include <linux/notifier.h>
+#include <linux/pci.h>
+
+#include "pci_walk.h"
+
+static atomic_t generation = ATOMIC_INIT(1);
+
+u64 pcieaudit_dev_key(const struct pci_dev *pdev)
+{
+	return (u64)pci_domain_nr(pdev->bus) << 16 |
+	       (u64)pdev->bus->number << 8 | pdev->devfn;
+}
+
+struct collect_ctx {
+	struct pcieaudit_batch *b;
+	u64 from;
+};
+
+/* Insertion into a sorted array of at most PCIEAUDIT_BATCH entries. */
+static int collect_one(struct device *dev, void *data)
+{
+	struct collect_ctx *ctx = data;
+	struct pcieaudit_batch *b = ctx->b;
+	struct pci_dev *pdev = to_pci_dev(dev);
+	u64 key = pcieaudit_dev_key(pdev);
+	unsigned int i;
+
+	if (key < ctx->from)
+		return 0;
+	if (b->n == PCIEAUDIT_BATCH) {
+		if (key >= b->key[b->n - 1])
+			return 0;
+		pci_dev_put(b->pdev[--b->n]);
+	}
+	for (i = b->n; i > 0 && b->key[i - 1] > key; i--) {
+		b->key[i] = b->key[i - 1];
+		b->pdev[i] = b->pdev[i - 1];
+	}
+	b->key[i] = key;
+	b->pdev[i] = pci_dev_get(pdev);
+	b->n++;
+	return 0;
+}
+
+/**
+ * pcieaudit_batch_collect - the next functions in key order
+ * @b: filled with up to PCIEAUDIT_BATCH referenced devices, sorted by key
+ * @from: smallest key to include
+ *
+ * Fewer than PCIEAUDIT_BATCH entries means the walk has reached the end.
+ */
+void pcieaudit_batch_collect(struct pcieaudit_batch *b, u64 from)
+{
+	struct collect_ctx ctx = { .b = b, .from = from };
+
+	b->n = 0;
+	bus_for_each_dev(&pci_bus_type, NULL, &ctx, collect_one);
+}
+
+/**
+ * pcieaudit_batch_release - drop the references a batch holds
+ * @b: batch filled by pcieaudit_batch_collect()
+ */
+void pcieaudit_batch_release(struct pcieaudit_batch *b)
+{
+	while (b->n)
+		pci_dev_put(b->pdev[--b->n]);
+}
+
+/**
+ * pcieaudit_generation - changes whenever a PCI function is added or removed
+ *
+ * Return: a non-zero counter, suitable for netlink_callback.seq.
+ */
+u32 pcieaudit_generation(void)
+{
+	return (u32)atomic_read(&generation) ?: 1;
+}
+
+static int pci_bus_event(struct notifier_block *nb, unsigned long action,
+			 void *data)
+{
+	if (action == BUS_NOTIFY_ADD_DEVICE || action == BUS_NOTIFY_DEL_DEVICE)
+		atomic_inc(&generation);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pci_bus_nb = {
+	.notifier_call = pci_bus_event,
+};
+
+/**
+ * pcieaudit_walk_init - start counting PCI hot-plug events
+ *
+ * Return: 0 or a negative errno.
+ */
+int pcieaudit_walk_init(void)
+{
+	return bus_register_notifier(&pci_bus_type, &pci_bus_nb);
+}
+
+/**
+ * pcieaudit_walk_exit - stop counting PCI hot-plug events
+ */
+void pcieaudit_walk_exit(void)
+{
+	bus_unregister_notifier(&pci_bus_type, &pci_bus_nb);
+}

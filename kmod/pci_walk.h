@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Ordered, resumable iteration over PCI functions; hot-plug generation. */
+#ifndef _PCIEAUDIT_PCI_WALK_H
+#define _PCIEAUDIT_PCI_WALK_H
+
+#include <linux/pci.h>
+
+/* Functions handed out per walk step; bounds the work done under the lock. */
+#define PCIEAUDIT_BATCH 16
+
+struct pcieaudit_batch {
+	unsigned int n;
+	u64 key[PCIEAUDIT_BATCH];
+	struct pci_dev *pdev[PCIEAUDIT_BATCH];
+};
+
+u64 pcieaudit_dev_key(const struct pci_dev *pdev);
+void pcieaudit_batch_collect(struct pcieaudit_batch *b, u64 from);
+void pcieaudit_batch_release(struct pcieaudit_batch *b);
+
+u32 pcieaudit_generation(void);
+int pcieaudit_walk_init(void);
+void pcieaudit_walk_exit(void);
+
+#endif /* _PCIEAUDIT_PCI_WALK_H */
