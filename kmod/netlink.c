@@ -226,7 +226,9 @@ static int put_info_attrs(struct sk_buff *skb,
 			iommu_default_passthrough() ?
 			PCIEAUDIT_IOMMU_MODE_PASSTHROUGH :
 			PCIEAUDIT_IOMMU_MODE_TRANSLATED) ||
-	    nla_put_u32(skb, PCIEAUDIT_A_INFO_IOMMU_STRICT, strict))
+	    nla_put_u32(skb, PCIEAUDIT_A_INFO_IOMMU_STRICT, strict) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_INFO_IOMMU_STRICT_SOURCE,
+			PCIEAUDIT_SOURCE_DERIVED))
 		return -EMSGSIZE;
 	return 0;
 }

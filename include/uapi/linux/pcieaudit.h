@@ -131,7 +131,7 @@ enum pcieaudit_source {
  * @PCIEAUDIT_DEV_F_PCIE: has a PCI Express capability.
  * @PCIEAUDIT_DEV_F_MULTIFUNCTION: part of a multifunction device.
  * @PCIEAUDIT_DEV_F_VIRTFN: an SR-IOV virtual function (see DEV_PF).
- * @PCIEAUDIT_DEV_F_PHYSFN: an SR-IOV physical function with VFs enabled.
+ * @PCIEAUDIT_DEV_F_PHYSFN: has an SR-IOV capability, so it can host VFs.
  * @PCIEAUDIT_DEV_F_BRIDGE: has a subordinate bus.
  * @PCIEAUDIT_DEV_F_DISCONNECTED: the function no longer answers config
  *	reads (surprise removal); register values are absent.
@@ -160,6 +160,8 @@ enum pcieaudit_dev_flag {
  *	default domains in use (DMA-FQ means lazy, DMA strict).
  * @PCIEAUDIT_A_INFO_DEVICE_COUNT: u32, PCI functions present.
  * @PCIEAUDIT_A_INFO_GROUP_COUNT: u32, IOMMU groups holding PCI functions.
+ * @PCIEAUDIT_A_INFO_IOMMU_STRICT_SOURCE: u32, enum pcieaudit_source of
+ *	PCIEAUDIT_A_INFO_IOMMU_STRICT.
  */
 enum pcieaudit_info_attr {
 	PCIEAUDIT_A_INFO_MODULE_VERSION = 1,
@@ -169,6 +171,7 @@ enum pcieaudit_info_attr {
 	PCIEAUDIT_A_INFO_IOMMU_STRICT,
 	PCIEAUDIT_A_INFO_DEVICE_COUNT,
 	PCIEAUDIT_A_INFO_GROUP_COUNT,
+	PCIEAUDIT_A_INFO_IOMMU_STRICT_SOURCE,
 
 	__PCIEAUDIT_A_INFO_MAX,
 	PCIEAUDIT_A_INFO_MAX = __PCIEAUDIT_A_INFO_MAX - 1
