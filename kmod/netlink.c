@@ -349,7 +349,7 @@ static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct pcieaudit_batch b;
 	u64 next = cursor_get(cb);
 	bool full = false;
-	unsigned int i;
+	unsigned int i, n;
 
 	if (cb->args[2])
 		return 0;
@@ -358,14 +358,15 @@ static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	cb->seq = pcieaudit_generation();
 	do {
 		pcieaudit_batch_collect(&b, next);
-		for (i = 0; i < b.n && !full; i++) {
+		n = b.n;
+		for (i = 0; i < n && !full; i++) {
 			full = put_dev_msg(skb, portid, cb->nlh->nlmsg_seq,
 					   NLM_F_MULTI, cb, b.pdev[i]) != 0;
 			if (!full)
 				next = b.key[i] + 1;
 		}
 		pcieaudit_batch_release(&b);
-	} while (!full && b.n == PCIEAUDIT_BATCH);
+	} while (!full && n == PCIEAUDIT_BATCH);
 	pci_unlock_rescan_remove();
 
 	cursor_set(cb, next);

@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0
+/* decode.c against messages built with libnl, as the kernel would send
+ * them, and against every way they can be malformed. */
+#include "testutil.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/pcieaudit.h>
+#include <linux/pci_regs.h>
+
+#include "decode.h"
+
+static void put_acs(struct nl_msg *msg, uint16_t pos, uint16_t cap,
+		    uint16_t ctrl)
+{
+	struct nlattr *nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_ACS);
+
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_POS, pos);
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_CAP, cap);
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_CTRL, ctrl);
+	nla_nest_end(msg, nest);
+}
+
+static void put_link(struct nl_msg *msg, uint32_t lnkcap, uint16_t lnksta)
+{
+	struct nlattr *nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_LINK);
+
+	nla_put_u32(msg, PCIEAUDIT_A_LINK_LNKCAP, lnkcap);
+	nla_put_u16(msg, PCIEAUDIT_A_LINK_LNKSTA, lnksta);
+	nla_put_u32(msg, PCIEAUDIT_A_LINK_LNKCAP2, 0x3e);
+	nla_put_u16(msg, PCIEAUDIT_A_LINK_LNKCTL2, 0x3);
+	nla_nest_end(msg, nest);
+}
+
+static void put_iommu(struct nl_msg *msg)
+{
+	struct nlattr *nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_IOMMU);
+
+	nla_put_u32(msg, PCIEAUDIT_A_IOMMU_GROUP, 17);
+	nla_put_u32(msg, PCIEAUDIT_A_IOMMU_DOMAIN, PCIEAUDIT_DOMAIN_UNMANAGED);
+	nla_put_u32(msg, PCIEAUDIT_A_IOMMU_DEF_DOMAIN, PCIEAUDIT_DOMAIN_DMA_FQ);
+	nla_put_u32(msg, PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE,
+		    PCIEAUDIT_SOURCE_DERIVED);
+	nla_put_string(msg, PCIEAUDIT_A_IOMMU_INSTANCE, "dmar1");
+	nla_nest_end(msg, nest);
+}
+
+/* Every attribute the ABI defines for a device, as the kernel sends them. */
+static struct nl_msg *full_device_msg(void)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, NLM_F_MULTI);
+
+	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0x10000, 0x04, 0x11);
+	nla_put_string(msg, PCIEAUDIT_A_DEV_NAME, "10000:04:02.1");
+	nla_put_u16(msg, PCIEAUDIT_A_DEV_VENDOR, 0x10de);
+	nla_put_u16(msg, PCIEAUDIT_A_DEV_DEVICE, 0x2330);
+	nla_put_u16(msg, PCIEAUDIT_A_DEV_SUBSYS_VENDOR, 0x10de);
+	nla_put_u16(msg, PCIEAUDIT_A_DEV_SUBSYS_DEVICE, 0x16c1);
+	nla_put_u32(msg, PCIEAUDIT_A_DEV_CLASS, 0x030200);
+	nla_put_u8(msg, PCIEAUDIT_A_DEV_REVISION, 0xa1);
+	nla_put_u32(msg, PCIEAUDIT_A_DEV_FLAGS,
+		    PCIEAUDIT_DEV_F_PCIE | PCIEAUDIT_DEV_F_VIRTFN);
+	nla_put_u8(msg, PCIEAUDIT_A_DEV_PCIE_TYPE, PCI_EXP_TYPE_ENDPOINT);
+	test_put_addr(msg, PCIEAUDIT_A_DEV_UPSTREAM, 0x10000, 0x03, 0x00);
+	test_put_addr(msg, PCIEAUDIT_A_DEV_PF, 0x10000, 0x04, 0x00);
+	nla_put_string(msg, PCIEAUDIT_A_DEV_DRIVER, "vfio-pci");
+	nla_put_s32(msg, PCIEAUDIT_A_DEV_NUMA_NODE, 1);
+	put_acs(msg, 0x2a0, 0x5f, 0x1d);
+	put_link(msg, 0x4 | 16 << 4, 0x3 | 4 << 4);
+	put_iommu(msg);
+	nla_put_u8(msg, PCIEAUDIT_A_DEV_SECONDARY_BUS, 0x05);
+	return msg;
+}
+
+static int decode_and_free(struct nl_msg *msg, struct pa_device *dev)
+{
+	int err = pa_decode_device(msg, dev);
+
+	nlmsg_free(msg);
+	return err;
+}
+
+static void full_device(void **state)
+{
+	struct pa_device d;
+
+	(void)state;
+	assert_int_equal(decode_and_free(full_device_msg(), &d), 0);
+	assert_int_equal(d.addr.domain, 0x10000);
+	assert_int_equal(d.addr.bus, 0x04);
+	assert_int_equal(d.addr.devfn, 0x11);
+	assert_int_equal(d.vendor, 0x10de);
+	assert_int_equal(d.device, 0x2330);
+	assert_int_equal(d.subsys_vendor, 0x10de);
+	assert_int_equal(d.subsys_device, 0x16c1);
+	assert_int_equal(d.class, 0x030200);
+	assert_int_equal(d.revision, 0xa1);
+	assert_int_equal(d.flags, PCIEAUDIT_DEV_F_PCIE | PCIEAUDIT_DEV_F_VIRTFN);
+	assert_int_equal(d.pcie_type, PCI_EXP_TYPE_ENDPOINT);
+	assert_true(d.has_upstream);
+	assert_int_equal(d.upstream.bus, 0x03);
+	assert_true(d.has_pf);
+	assert_int_equal(d.pf.devfn, 0x00);
+	assert_string_equal(d.driver, "vfio-pci");
+	assert_int_equal(d.numa_node, 1);
+	assert_true(d.has_secondary_bus);
+	assert_int_equal(d.secondary_bus, 5);
+	assert_true(d.has_acs);
+	assert_int_equal(d.acs.pos, 0x2a0);
+	assert_int_equal(d.acs.cap, 0x5f);
+	assert_int_equal(d.acs.ctrl, 0x1d);
+	assert_true(d.has_link);
+	assert_int_equal(d.link.lnkcap, 0x4 | 16 << 4);
+	assert_int_equal(d.link.lnksta, 0x3 | 4 << 4);
+	assert_true(d.link.has_lnkctl2);
+	assert_int_equal(d.link.lnkctl2, 0x3);
+	assert_true(d.has_iommu);
+	assert_int_equal(d.iommu.group, 17);
+	assert_int_equal(d.iommu.domain, PCIEAUDIT_DOMAIN_UNMANAGED);
+	assert_int_equal(d.iommu.def_domain, PCIEAUDIT_DOMAIN_DMA_FQ);
+	assert_int_equal(d.iommu.def_domain_source, PCIEAUDIT_SOURCE_DERIVED);
+	assert_string_equal(d.iommu.instance, "dmar1");
+	assert_null(d.vendor_name);
+	pa_device_clear(&d);
+}
+
+/* Absent nests mean "no ACS", "no link registers", "no IOMMU". */
+static void minimal_device(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	struct pa_device d;
+
+	(void)state;
+	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, 0, 0xf8);
+	assert_int_equal(decode_and_free(msg, &d), 0);
+	assert_int_equal(d.addr.devfn, 0xf8);
+	assert_int_equal(d.pcie_type, -1);
+	assert_int_equal(d.numa_node, -1);
+	assert_null(d.driver);
+	assert_false(d.has_upstream);
+	assert_false(d.has_pf);
+	assert_false(d.has_secondary_bus);
+	assert_false(d.has_acs);
+	assert_false(d.has_link);
+	assert_false(d.has_iommu);
+	pa_device_clear(&d);
+}
+
+static void link_without_version2_registers(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	struct nlattr *nest;
+	struct pa_device d;
+
+	(void)state;
+	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, 1, 0);
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_LINK);
+	nla_put_u32(msg, PCIEAUDIT_A_LINK_LNKCAP, 0x21);
+	nla_put_u16(msg, PCIEAUDIT_A_LINK_LNKSTA, 0x11);
+	nla_nest_end(msg, nest);
+	assert_int_equal(decode_and_free(msg, &d), 0);
+	assert_true(d.has_link);
+	assert_false(d.link.has_lnkctl2);
+	pa_device_clear(&d);
+}
+
+static void unknown_attributes_ignored(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	struct nlattr *nest;
+	struct pa_device d;
+
+	(void)state;
+	nla_put_u64(msg, 200, 0x1122334455667788ULL);	/* newer top level */
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_ADDR);
+	nla_put_string(msg, 50, "newer address part");
+	nla_put_u32(msg, PCIEAUDIT_A_ADDR_DOMAIN, 1);
+	nla_put_u8(msg, PCIEAUDIT_A_ADDR_BUS, 2);
+	nla_put_u8(msg, PCIEAUDIT_A_ADDR_DEVFN, 3);
+	nla_nest_end(msg, nest);
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_ACS);
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_POS, 0x100);
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_CAP, 0x7f);
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_CTRL, 0x01);
+	nla_put_u8(msg, 99, 1);
+	nla_nest_end(msg, nest);
+	assert_int_equal(decode_and_free(msg, &d), 0);
+	assert_int_equal(d.addr.domain, 1);
+	assert_int_equal(d.addr.bus, 2);
+	assert_int_equal(d.addr.devfn, 3);
+	assert_int_equal(d.acs.cap, 0x7f);
+	pa_device_clear(&d);
+}
+
+static void missing_addr(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	struct pa_device d = { .vendor = 0xbeef };
+
+	(void)state;
+	nla_put_u16(msg, PCIEAUDIT_A_DEV_VENDOR, 0x8086);
+	nla_put_string(msg, PCIEAUDIT_A_DEV_DRIVER, "leak-check");
+	assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+	assert_int_equal(d.vendor, 0xbeef);	/* output untouched */
+}
+
+static void addr_missing_member(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	struct nlattr *nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_ADDR);
+	struct pa_device d;
+
+	(void)state;
+	nla_put_u32(msg, PCIEAUDIT_A_ADDR_DOMAIN, 0);
+	nla_put_u8(msg, PCIEAUDIT_A_ADDR_DEVFN, 0);
+	nla_nest_end(msg, nest);
+	assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+}
+
+/* One attribute with the wrong payload size, everything else valid. */
+static void wrong_size(int type, size_t len)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	const unsigned char zeros[8] = { 0 };
+	struct pa_device d;
+
+	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, 1, 0);
+	nla_put(msg, type, (int)len, zeros);
+	assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+}
+
+static void wrong_attribute_sizes(void **state)
+{
+	(void)state;
+	wrong_size(PCIEAUDIT_A_DEV_VENDOR, 4);
+	wrong_size(PCIEAUDIT_A_DEV_VENDOR, 1);
+	wrong_size(PCIEAUDIT_A_DEV_CLASS, 2);
+	wrong_size(PCIEAUDIT_A_DEV_CLASS, 8);
+	wrong_size(PCIEAUDIT_A_DEV_REVISION, 2);
+	wrong_size(PCIEAUDIT_A_DEV_NUMA_NODE, 1);
+	wrong_size(PCIEAUDIT_A_DEV_PCIE_TYPE, 0);
+	wrong_size(PCIEAUDIT_A_DEV_DRIVER, 0);
+}
+
+static void wrong_size_inside_nest(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	struct nlattr *nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_ADDR);
+	struct pa_device d;
+
+	(void)state;
+	nla_put_u32(msg, PCIEAUDIT_A_ADDR_DOMAIN, 0);
+	nla_put_u8(msg, PCIEAUDIT_A_ADDR_BUS, 0);
+	nla_put_u16(msg, PCIEAUDIT_A_ADDR_DEVFN, 0);	/* u8 in the ABI */
+	nla_nest_end(msg, nest);
+	assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+}
+
+static void unterminated_string(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	struct pa_device d;
+
+	(void)state;
+	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, 1, 0);
+	nla_put(msg, PCIEAUDIT_A_DEV_DRIVER, 3, "abc");
+	assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+}
+
+/* A nest whose inner attribute claims more bytes than the nest holds. */
+static void truncated_nest(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	const struct nlattr inner = { .nla_len = 8, .nla_type = PCIEAUDIT_A_ACS_POS };
+	unsigned char payload[6] = { 0 };
+	struct pa_device d;
+
+	(void)state;
+	memcpy(payload, &inner, sizeof(inner));
+	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, 1, 0);
+	nla_put(msg, PCIEAUDIT_A_DEV_ACS | NLA_F_NESTED, sizeof(payload), payload);
+	assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+}
+
+/* Complete members, then a cut attribute: libnl's nla_parse() alone would
+ * accept this and silently drop the tail. */
+static void nest_with_cut_tail(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	const struct nlattr cut = { .nla_len = 8, .nla_type = 4 };
+	struct nlattr *nest;
+	struct pa_device d;
+
+	(void)state;
+	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, 1, 0);
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_ACS);
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_POS, 0x100);
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_CAP, 0x7f);
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_CTRL, 0x01);
+	nlmsg_append(msg, (void *)&cut, sizeof(cut), NLMSG_ALIGNTO);
+	nla_nest_end(msg, nest);
+	assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+}
+
+static void nest_missing_required(int nest_type, int member, size_t len)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	const unsigned char zeros[4] = { 0 };
+	struct nlattr *nest;
+	struct pa_device d;
+
+	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, 1, 0);
+	nest = nla_nest_start(msg, nest_type);
+	nla_put(msg, member, (int)len, zeros);
+	nla_nest_end(msg, nest);
+	assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+}
+
+static void nests_missing_required_members(void **state)
+{
+	(void)state;
+	nest_missing_required(PCIEAUDIT_A_DEV_ACS, PCIEAUDIT_A_ACS_CAP, 2);
+	nest_missing_required(PCIEAUDIT_A_DEV_LINK, PCIEAUDIT_A_LINK_LNKCAP, 4);
+	nest_missing_required(PCIEAUDIT_A_DEV_IOMMU, PCIEAUDIT_A_IOMMU_DOMAIN, 4);
+	nest_missing_required(PCIEAUDIT_A_DEV_UPSTREAM, PCIEAUDIT_A_ADDR_BUS, 1);
+	nest_missing_required(PCIEAUDIT_A_DEV_PF, PCIEAUDIT_A_ADDR_DOMAIN, 4);
+}
+
+/* The last attribute cut short by a smaller nlmsg_len. */
+static void truncated_message(void **state)
+{
+	struct nl_msg *msg = full_device_msg();
+	struct pa_device d;
+
+	(void)state;
+	nlmsg_hdr(msg)->nlmsg_len -= 4;
+	assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+}
+
+static void shorter_than_genl_header(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	struct pa_device d;
+
+	(void)state;
+	nlmsg_hdr(msg)->nlmsg_len = NLMSG_HDRLEN + 2;
+	assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+}
+
+/* Every cut length and every single corrupted byte must decode or fail
+ * with -EBADMSG; the sanitizers catch anything worse. */
+static void corruption_never_crashes(void **state)
+{
+	struct nl_msg *good = full_device_msg();
+	uint32_t len = nlmsg_hdr(good)->nlmsg_len;
+
+	(void)state;
+	for (uint32_t cut = NLMSG_HDRLEN; cut <= len; cut++) {
+		struct nl_msg *msg = nlmsg_convert(nlmsg_hdr(good));
+		struct pa_device d;
+		int err;
+
+		nlmsg_hdr(msg)->nlmsg_len = cut;
+		err = decode_and_free(msg, &d);
+		assert_true(err == 0 || err == -EBADMSG);
+		if (!err)
+			pa_device_clear(&d);
+	}
+	/* Bytes 0-3 are nlmsg_len, which the socket layer has checked. */
+	for (uint32_t i = sizeof(uint32_t); i < len; i++) {
+		for (unsigned int v = 0; v < 256; v += 0x55) {
+			struct nl_msg *msg = nlmsg_convert(nlmsg_hdr(good));
+			struct pa_device d;
+			int err;
+
+			((unsigned char *)nlmsg_hdr(msg))[i] = (unsigned char)v;
+			err = decode_and_free(msg, &d);
+			assert_true(err == 0 || err == -EBADMSG);
+			if (!err)
+				pa_device_clear(&d);
+		}
+	}
+	nlmsg_free(good);
+}
+
+static void group(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_GROUP_GET, 1, NLM_F_MULTI);
+	struct pa_group g;
+
+	(void)state;
+	nla_put_u32(msg, PCIEAUDIT_A_GROUP_ID, 12);
+	test_put_addr(msg, PCIEAUDIT_A_GROUP_MEMBER, 0, 4, 1);
+	test_put_addr(msg, PCIEAUDIT_A_GROUP_MEMBER, 0, 4, 0);
+	nla_put_u32(msg, PCIEAUDIT_A_GROUP_OTHER_MEMBERS, 2);
+	test_put_addr(msg, PCIEAUDIT_A_GROUP_MEMBER, 1, 0, 0);
+	assert_int_equal(pa_decode_group(msg, &g), 0);
+	nlmsg_free(msg);
+	assert_int_equal(g.id, 12);
+	assert_int_equal(g.other_members, 2);
+	assert_int_equal(g.nmembers, 3);
+	assert_int_equal(g.members[0].devfn, 1);
+	assert_int_equal(g.members[1].devfn, 0);
+	assert_int_equal(g.members[2].domain, 1);
+	pa_group_clear(&g);
+}
+
+static void group_malformed(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_GROUP_GET, 1, 0);
+	struct nlattr *nest;
+	struct pa_group g;
+
+	(void)state;
+	test_put_addr(msg, PCIEAUDIT_A_GROUP_MEMBER, 0, 4, 1);
+	assert_int_equal(pa_decode_group(msg, &g), -EBADMSG);	/* no ID */
+	nlmsg_free(msg);
+
+	msg = test_genl_msg(PCIEAUDIT_CMD_GROUP_GET, 1, 0);
+	nla_put_u32(msg, PCIEAUDIT_A_GROUP_ID, 3);
+	test_put_addr(msg, PCIEAUDIT_A_GROUP_MEMBER, 0, 4, 1);
+	nest = nla_nest_start(msg, PCIEAUDIT_A_GROUP_MEMBER);
+	nla_put_u32(msg, PCIEAUDIT_A_ADDR_DOMAIN, 0);
+	nla_nest_end(msg, nest);
+	/* The second member lacks bus and devfn; the first must not leak. */
+	assert_int_equal(pa_decode_group(msg, &g), -EBADMSG);
+	nlmsg_free(msg);
+}
+
+static struct nl_msg *info_msg(bool with_iommu)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_INFO_GET, 1, 0);
+
+	nla_put_string(msg, PCIEAUDIT_A_INFO_MODULE_VERSION, "0.2.0");
+	nla_put_string(msg, PCIEAUDIT_A_INFO_KERNEL_RELEASE, "6.1.0-28-amd64");
+	nla_put_u32(msg, PCIEAUDIT_A_INFO_FEATURES,
+		    PCIEAUDIT_F_IOMMU_API | PCIEAUDIT_F_PCI_ATS);
+	if (with_iommu) {
+		nla_put_u32(msg, PCIEAUDIT_A_INFO_IOMMU_DEF_MODE,
+			    PCIEAUDIT_IOMMU_MODE_PASSTHROUGH);
+		nla_put_u32(msg, PCIEAUDIT_A_INFO_IOMMU_STRICT,
+			    PCIEAUDIT_IOMMU_STRICT_STRICT);
+	}
+	nla_put_u32(msg, PCIEAUDIT_A_INFO_DEVICE_COUNT, 31);
+	nla_put_u32(msg, PCIEAUDIT_A_INFO_GROUP_COUNT, 9);
+	return msg;
+}
+
+static void info(void **state)
+{
+	struct nl_msg *msg = info_msg(true);
+	struct pa_info in;
+
+	(void)state;
+	assert_int_equal(pa_decode_info(msg, &in), 0);
+	nlmsg_free(msg);
+	assert_string_equal(in.module_version, "0.2.0");
+	assert_string_equal(in.kernel_release, "6.1.0-28-amd64");
+	assert_int_equal(in.features, PCIEAUDIT_F_IOMMU_API | PCIEAUDIT_F_PCI_ATS);
+	assert_int_equal(in.iommu_def_mode, PCIEAUDIT_IOMMU_MODE_PASSTHROUGH);
+	assert_int_equal(in.iommu_strict, PCIEAUDIT_IOMMU_STRICT_STRICT);
+	assert_int_equal(in.device_count, 31);
+	assert_int_equal(in.group_count, 9);
+	pa_info_clear(&in);
+
+	msg = info_msg(false);
+	assert_int_equal(pa_decode_info(msg, &in), 0);
+	nlmsg_free(msg);
+	assert_int_equal(in.iommu_def_mode, 0);
+	assert_int_equal(in.iommu_strict, 0);
+	pa_info_clear(&in);
+}
+
+static void info_missing_required(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_INFO_GET, 1, 0);
+	struct pa_info in;
+
+	(void)state;
+	nla_put_string(msg, PCIEAUDIT_A_INFO_MODULE_VERSION, "0.2.0");
+	nla_put_u32(msg, PCIEAUDIT_A_INFO_FEATURES, 0);
+	nla_put_u32(msg, PCIEAUDIT_A_INFO_DEVICE_COUNT, 1);
+	nla_put_u32(msg, PCIEAUDIT_A_INFO_GROUP_COUNT, 1);
+	assert_int_equal(pa_decode_info(msg, &in), -EBADMSG);
+	nlmsg_free(msg);
+}
+
+/* An NLMSG_ERROR as the kernel builds it: nlmsgerr, the request's payload
+ * unless capped, then the extended ack attributes. */
+static struct nl_msg *error_msg(int error, bool capped, const char *text)
+{
+	struct nl_msg *req = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 7, 0);
+	struct nl_msg *msg = nlmsg_alloc_simple(NLMSG_ERROR,
+		NLM_F_ACK_TLVS | (capped ? NLM_F_CAPPED : 0));
+	struct nlmsghdr *rq;
+	struct nlmsgerr e = { .error = error };
+
+	test_put_addr(req, PCIEAUDIT_A_DEV_ADDR, 0, 0x99, 0);
+	rq = nlmsg_hdr(req);
+	e.msg = *rq;
+	nlmsg_append(msg, &e, sizeof(e), NLMSG_ALIGNTO);
+	if (!capped)
+		nlmsg_append(msg, nlmsg_data(rq), (size_t)nlmsg_datalen(rq),
+			     NLMSG_ALIGNTO);
+	nla_put_u32(msg, NLMSGERR_ATTR_OFFS, 20);
+	if (text)
+		nla_put_string(msg, NLMSGERR_ATTR_MSG, text);
+	nlmsg_free(req);
+	return msg;
+}
+
+static void extack(void **state)
+{
+	char buf[64];
+	struct nl_msg *msg;
+
+	(void)state;
+	msg = error_msg(-ENODEV, false, "no PCI function there");
+	pa_decode_extack(nlmsg_hdr(msg), buf, sizeof(buf));
+	assert_string_equal(buf, "no PCI function there");
+	nlmsg_free(msg);
+
+	msg = error_msg(-ENODEV, true, "capped");
+	pa_decode_extack(nlmsg_hdr(msg), buf, sizeof(buf));
+	assert_string_equal(buf, "capped");
+	nlmsg_free(msg);
+
+	msg = error_msg(-EINVAL, false, NULL);
+	pa_decode_extack(nlmsg_hdr(msg), buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	nlmsg_free(msg);
+
+	/* Without NLM_F_ACK_TLVS there are no attributes to look for. */
+	msg = error_msg(-EINVAL, false, "ignored");
+	nlmsg_hdr(msg)->nlmsg_flags &= (uint16_t)~NLM_F_ACK_TLVS;
+	pa_decode_extack(nlmsg_hdr(msg), buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	nlmsg_free(msg);
+
+	/* An echoed length beyond the message must not be followed. */
+	msg = error_msg(-EINVAL, false, "ignored");
+	((struct nlmsgerr *)nlmsg_data(nlmsg_hdr(msg)))->msg.nlmsg_len = 0xfffffff0;
+	pa_decode_extack(nlmsg_hdr(msg), buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	nlmsg_free(msg);
+
+	/* Truncated to fit a small buffer. */
+	msg = error_msg(-ENODEV, true, "a rather long message from the kernel");
+	pa_decode_extack(nlmsg_hdr(msg), buf, 8);
+	assert_string_equal(buf, "a rathe");
+	nlmsg_free(msg);
+}
+
+static struct nl_msg *done_msg(int error, const char *text)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(NLMSG_DONE, NLM_F_MULTI |
+		(text ? NLM_F_ACK_TLVS : 0));
+
+	nlmsg_append(msg, &error, sizeof(error), NLMSG_ALIGNTO);
+	if (text)
+		nla_put_string(msg, NLMSGERR_ATTR_MSG, text);
+	return msg;
+}
+
+static void done(void **state)
+{
+	struct nl_msg *msg;
+	char buf[64];
+
+	(void)state;
+	msg = done_msg(0, NULL);
+	assert_int_equal(pa_decode_done_error(nlmsg_hdr(msg)), 0);
+	nlmsg_free(msg);
+
+	msg = done_msg(-EMSGSIZE, "device too big for a message");
+	assert_int_equal(pa_decode_done_error(nlmsg_hdr(msg)), -EMSGSIZE);
+	pa_decode_extack(nlmsg_hdr(msg), buf, sizeof(buf));
+	assert_string_equal(buf, "device too big for a message");
+	nlmsg_free(msg);
+
+	/* Old kernels sent NLMSG_DONE without a payload. */
+	msg = nlmsg_alloc_simple(NLMSG_DONE, NLM_F_MULTI);
+	assert_int_equal(pa_decode_done_error(nlmsg_hdr(msg)), 0);
+	nlmsg_free(msg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(full_device),
+		cmocka_unit_test(minimal_device),
+		cmocka_unit_test(link_without_version2_registers),
+		cmocka_unit_test(unknown_attributes_ignored),
+		cmocka_unit_test(missing_addr),
+		cmocka_unit_test(addr_missing_member),
+		cmocka_unit_test(wrong_attribute_sizes),
+		cmocka_unit_test(wrong_size_inside_nest),
+		cmocka_unit_test(unterminated_string),
+		cmocka_unit_test(truncated_nest),
+		cmocka_unit_test(nest_with_cut_tail),
+		cmocka_unit_test(nests_missing_required_members),
+		cmocka_unit_test(truncated_message),
+		cmocka_unit_test(shorter_than_genl_header),
+		cmocka_unit_test(corruption_never_crashes),
+		cmocka_unit_test(group),
+		cmocka_unit_test(group_malformed),
+		cmocka_unit_test(info),
+		cmocka_unit_test(info_missing_required),
+		cmocka_unit_test(extack),
+		cmocka_unit_test(done),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Spellings of the UAPI's enum values, shared by the JSON and text output.
+ * The JSON spellings are a contract with scripts; never change one.
+ */
+#ifndef PA_ABI_NAMES_H
+#define PA_ABI_NAMES_H
+
+#include <stdint.h>
+
+#define PA_NFEATURES 5
+
+struct pa_feature_name {
+	uint32_t bit;		/* enum pcieaudit_feature */
+	const char *name;
+};
+
+extern const struct pa_feature_name pa_feature_names[PA_NFEATURES];
+
+/* "endpoint", "root_port", ...; NULL for conventional PCI (-1) and for
+ * types the PCIe specification reserves. */
+const char *pa_pcie_type_name(int pcie_type);
+
+/* "DMA", "DMA-FQ", "identity", "blocked", "unmanaged" as sysfs spells them,
+ * "unknown" for any other type; NULL when the attribute was absent (0). */
+const char *pa_domain_type_name(uint32_t type);
+
+/* "kernel" or "derived"; NULL when absent or unknown. */
+const char *pa_source_name(uint32_t source);
+
+/* "passthrough" or "translated"; NULL when absent or undeterminable. */
+const char *pa_iommu_mode_name(uint32_t mode);
+
+/* "strict" or "lazy"; NULL when absent or undeterminable. */
+const char *pa_iommu_strict_name(uint32_t strict);
+
+#endif /* PA_ABI_NAMES_H */

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "decode.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+#include <netlink/genl/genl.h>
+#include <linux/pcieaudit.h>
+
+/* Kernel integers always have their exact size; anything else is corrupt,
+ * and libnl only checks a minimum unless told a maximum too. */
+#define FIXED(t, n)	{ .type = (t), .minlen = (n), .maxlen = (n) }
+#define U8		FIXED(NLA_U8, 1)
+#define U16		FIXED(NLA_U16, 2)
+#define U32		FIXED(NLA_U32, 4)
+#define S32		FIXED(NLA_S32, 4)
+#define STRING		{ .type = NLA_STRING }
+#define NESTED		{ .type = NLA_NESTED }
+
+static const struct nla_policy info_policy[PCIEAUDIT_A_INFO_MAX + 1] = {
+	[PCIEAUDIT_A_INFO_MODULE_VERSION]	= STRING,
+	[PCIEAUDIT_A_INFO_KERNEL_RELEASE]	= STRING,
+	[PCIEAUDIT_A_INFO_FEATURES]		= U32,
+	[PCIEAUDIT_A_INFO_IOMMU_DEF_MODE]	= U32,
+	[PCIEAUDIT_A_INFO_IOMMU_STRICT]		= U32,
+	[PCIEAUDIT_A_INFO_DEVICE_COUNT]		= U32,
+	[PCIEAUDIT_A_INFO_GROUP_COUNT]		= U32,
+};
+
+static const struct nla_policy addr_policy[PCIEAUDIT_A_ADDR_MAX + 1] = {
+	[PCIEAUDIT_A_ADDR_DOMAIN]	= U32,
+	[PCIEAUDIT_A_ADDR_BUS]		= U8,
+	[PCIEAUDIT_A_ADDR_DEVFN]	= U8,
+};
+
+static const struct nla_policy acs_policy[PCIEAUDIT_A_ACS_MAX + 1] = {
+	[PCIEAUDIT_A_ACS_POS]	= U16,
+	[PCIEAUDIT_A_ACS_CAP]	= U16,
+	[PCIEAUDIT_A_ACS_CTRL]	= U16,
+};
+
+static const struct nla_policy link_policy[PCIEAUDIT_A_LINK_MAX + 1] = {
+	[PCIEAUDIT_A_LINK_LNKCAP]	= U32,
+	[PCIEAUDIT_A_LINK_LNKSTA]	= U16,
+	[PCIEAUDIT_A_LINK_LNKCAP2]	= U32,
+	[PCIEAUDIT_A_LINK_LNKCTL2]	= U16,
+};
+
+static const struct nla_policy iommu_policy[PCIEAUDIT_A_IOMMU_MAX + 1] = {
+	[PCIEAUDIT_A_IOMMU_GROUP]		= U32,
+	[PCIEAUDIT_A_IOMMU_DOMAIN]		= U32,
+	[PCIEAUDIT_A_IOMMU_DEF_DOMAIN]		= U32,
+	[PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE]	= U32,
+	[PCIEAUDIT_A_IOMMU_INSTANCE]		= STRING,
+};
+
+static const struct nla_policy dev_policy[PCIEAUDIT_A_DEV_MAX + 1] = {
+	[PCIEAUDIT_A_DEV_ADDR]		= NESTED,
+	/* Checked, not kept: the BDF is formatted from ADDR instead. */
+	[PCIEAUDIT_A_DEV_NAME]		= STRING,
+	[PCIEAUDIT_A_DEV_VENDOR]	= U16,
+	[PCIEAUDIT_A_DEV_DEVICE]	= U16,
+	[PCIEAUDIT_A_DEV_SUBSYS_VENDOR]	= U16,
+	[PCIEAUDIT_A_DEV_SUBSYS_DEVICE]	= U16,
+	[PCIEAUDIT_A_DEV_CLASS]		= U32,
+	[PCIEAUDIT_A_DEV_REVISION]	= U8,
+	[PCIEAUDIT_A_DEV_FLAGS]		= U32,
+	[PCIEAUDIT_A_DEV_PCIE_TYPE]	= U8,
+	[PCIEAUDIT_A_DEV_UPSTREAM]	= NESTED,
+	[PCIEAUDIT_A_DEV_PF]		= NESTED,
+	[PCIEAUDIT_A_DEV_DRIVER]	= STRING,
+	[PCIEAUDIT_A_DEV_NUMA_NODE]	= S32,
+	[PCIEAUDIT_A_DEV_ACS]		= NESTED,
+	[PCIEAUDIT_A_DEV_LINK]		= NESTED,
+	[PCIEAUDIT_A_DEV_IOMMU]		= NESTED,
+	[PCIEAUDIT_A_DEV_SECONDARY_BUS]	= U8,
+};
+
+static const struct nla_policy group_policy[PCIEAUDIT_A_GROUP_MAX + 1] = {
+	[PCIEAUDIT_A_GROUP_ID]			= U32,
+	[PCIEAUDIT_A_GROUP_MEMBER]		= NESTED,
+	[PCIEAUDIT_A_GROUP_OTHER_MEMBERS]	= U32,
+};
+
+static const struct nla_policy extack_policy[NLMSGERR_ATTR_MAX + 1] = {
+	[NLMSGERR_ATTR_MSG]	= STRING,
+};
+
+/*
+ * nla_parse(), plus the check libnl leaves out: bytes after the last whole
+ * attribute. The kernel never sends any, so they mean an attribute was cut.
+ */
+static int parse_attrs(struct nlattr **tb, int max, struct nlattr *head,
+		       int len, const struct nla_policy *policy)
+{
+	struct nlattr *nla;
+	int rem;
+
+	if (nla_parse(tb, max, head, len, policy) < 0)
+		return -EBADMSG;
+	nla_for_each_attr(nla, head, len, rem)
+		;
+	return rem > 0 ? -EBADMSG : 0;
+}
+
+static int parse_nest(struct nlattr **tb, int max, struct nlattr *nest,
+		      const struct nla_policy *policy)
+{
+	return parse_attrs(tb, max, nla_data(nest), nla_len(nest), policy);
+}
+
+static int parse_genl(struct nl_msg *msg, struct nlattr **tb, int max,
+		      const struct nla_policy *policy)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct genlmsghdr *gnlh;
+
+	if (!genlmsg_valid_hdr(nlh, 0))
+		return -EBADMSG;
+	gnlh = genlmsg_hdr(nlh);
+	return parse_attrs(tb, max, genlmsg_attrdata(gnlh, 0),
+			   genlmsg_attrlen(gnlh, 0), policy);
+}
+
+static int dup_string(const struct nlattr *nla, char **out)
+{
+	*out = NULL;
+	if (!nla)
+		return 0;
+	*out = strdup(nla_get_string(nla));
+	return *out ? 0 : -ENOMEM;
+}
+
+static uint8_t get_u8(struct nlattr *nla)
+{
+	return nla ? nla_get_u8(nla) : 0;
+}
+
+static uint16_t get_u16(struct nlattr *nla)
+{
+	return nla ? nla_get_u16(nla) : 0;
+}
+
+static uint32_t get_u32(struct nlattr *nla)
+{
+	return nla ? nla_get_u32(nla) : 0;
+}
+
+static int decode_addr(struct nlattr *nest, struct pa_addr *addr)
+{
+	struct nlattr *tb[PCIEAUDIT_A_ADDR_MAX + 1];
+	int err;
+
+	if (!nest)
+		return -EBADMSG;
+	err = parse_nest(tb, PCIEAUDIT_A_ADDR_MAX, nest, addr_policy);
+	if (err)
+		return err;
+	if (!tb[PCIEAUDIT_A_ADDR_DOMAIN] || !tb[PCIEAUDIT_A_ADDR_BUS] ||
+	    !tb[PCIEAUDIT_A_ADDR_DEVFN])
+		return -EBADMSG;
+	addr->domain = nla_get_u32(tb[PCIEAUDIT_A_ADDR_DOMAIN]);
+	addr->bus = nla_get_u8(tb[PCIEAUDIT_A_ADDR_BUS]);
+	addr->devfn = nla_get_u8(tb[PCIEAUDIT_A_ADDR_DEVFN]);
+	return 0;
+}
+
+static int decode_optional_addr(struct nlattr *nest, bool *present,
+				struct pa_addr *addr)
+{
+	*present = nest != NULL;
+	return nest ? decode_addr(nest, addr) : 0;
+}
+
+static int decode_acs(struct nlattr *nest, struct pa_acs *acs)
+{
+	struct nlattr *tb[PCIEAUDIT_A_ACS_MAX + 1];
+	int err = parse_nest(tb, PCIEAUDIT_A_ACS_MAX, nest, acs_policy);
+
+	if (err)
+		return err;
+	if (!tb[PCIEAUDIT_A_ACS_POS] || !tb[PCIEAUDIT_A_ACS_CAP] ||
+	    !tb[PCIEAUDIT_A_ACS_CTRL])
+		return -EBADMSG;
+	acs->pos = nla_get_u16(tb[PCIEAUDIT_A_ACS_POS]);
+	acs->cap = nla_get_u16(tb[PCIEAUDIT_A_ACS_CAP]);
+	acs->ctrl = nla_get_u16(tb[PCIEAUDIT_A_ACS_CTRL]);
+	return 0;
+}
+
+static int decode_link(struct nlattr *nest, struct pa_link *link)
+{
+	struct nlattr *tb[PCIEAUDIT_A_LINK_MAX + 1];
+	int err = parse_nest(tb, PCIEAUDIT_A_LINK_MAX, nest, link_policy);
+
+	if (err)
+		return err;
+	if (!tb[PCIEAUDIT_A_LINK_LNKCAP] || !tb[PCIEAUDIT_A_LINK_LNKSTA])
+		return -EBADMSG;
+	link->lnkcap = nla_get_u32(tb[PCIEAUDIT_A_LINK_LNKCAP]);
+	link->lnksta = nla_get_u16(tb[PCIEAUDIT_A_LINK_LNKSTA]);
+	link->has_lnkctl2 = tb[PCIEAUDIT_A_LINK_LNKCTL2] != NULL;
+	link->lnkctl2 = get_u16(tb[PCIEAUDIT_A_LINK_LNKCTL2]);
+	return 0;
+}
+
+static int decode_iommu(struct nlattr *nest, struct pa_iommu *iommu)
+{
+	struct nlattr *tb[PCIEAUDIT_A_IOMMU_MAX + 1];
+	int err = parse_nest(tb, PCIEAUDIT_A_IOMMU_MAX, nest, iommu_policy);
+
+	if (err)
+		return err;
+	if (!tb[PCIEAUDIT_A_IOMMU_GROUP])
+		return -EBADMSG;
+	iommu->group = nla_get_u32(tb[PCIEAUDIT_A_IOMMU_GROUP]);
+	iommu->domain = get_u32(tb[PCIEAUDIT_A_IOMMU_DOMAIN]);
+	iommu->def_domain = get_u32(tb[PCIEAUDIT_A_IOMMU_DEF_DOMAIN]);
+	iommu->def_domain_source =
+		get_u32(tb[PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE]);
+	return dup_string(tb[PCIEAUDIT_A_IOMMU_INSTANCE], &iommu->instance);
+}
+
+int pa_decode_info(struct nl_msg *msg, struct pa_info *info)
+{
+	struct nlattr *tb[PCIEAUDIT_A_INFO_MAX + 1];
+	struct pa_info in = { 0 };
+	int err = parse_genl(msg, tb, PCIEAUDIT_A_INFO_MAX, info_policy);
+
+	if (err)
+		return err;
+	/* The ABI sends these unconditionally. */
+	if (!tb[PCIEAUDIT_A_INFO_MODULE_VERSION] ||
+	    !tb[PCIEAUDIT_A_INFO_KERNEL_RELEASE] ||
+	    !tb[PCIEAUDIT_A_INFO_FEATURES] ||
+	    !tb[PCIEAUDIT_A_INFO_DEVICE_COUNT] ||
+	    !tb[PCIEAUDIT_A_INFO_GROUP_COUNT])
+		return -EBADMSG;
+	in.features = nla_get_u32(tb[PCIEAUDIT_A_INFO_FEATURES]);
+	in.iommu_def_mode = get_u32(tb[PCIEAUDIT_A_INFO_IOMMU_DEF_MODE]);
+	in.iommu_strict = get_u32(tb[PCIEAUDIT_A_INFO_IOMMU_STRICT]);
+	in.device_count = nla_get_u32(tb[PCIEAUDIT_A_INFO_DEVICE_COUNT]);
+	in.group_count = nla_get_u32(tb[PCIEAUDIT_A_INFO_GROUP_COUNT]);
+	err = dup_string(tb[PCIEAUDIT_A_INFO_MODULE_VERSION], &in.module_version);
+	if (!err)
+		err = dup_string(tb[PCIEAUDIT_A_INFO_KERNEL_RELEASE],
+				 &in.kernel_release);
+	if (err) {
+		pa_info_clear(&in);
+		return err;
+	}
+	*info = in;
+	return 0;
+}
+
+/* Scalars may be absent (a disconnected function has no registers left to
+ * read); they then keep the defaults pa_device_clear() sets. */
+static void decode_device_scalars(struct nlattr **tb, struct pa_device *d)
+{
+	d->vendor = get_u16(tb[PCIEAUDIT_A_DEV_VENDOR]);
+	d->device = get_u16(tb[PCIEAUDIT_A_DEV_DEVICE]);
+	d->subsys_vendor = get_u16(tb[PCIEAUDIT_A_DEV_SUBSYS_VENDOR]);
+	d->subsys_device = get_u16(tb[PCIEAUDIT_A_DEV_SUBSYS_DEVICE]);
+	d->class = get_u32(tb[PCIEAUDIT_A_DEV_CLASS]) & 0xffffff;
+	d->revision = get_u8(tb[PCIEAUDIT_A_DEV_REVISION]);
+	d->flags = get_u32(tb[PCIEAUDIT_A_DEV_FLAGS]);
+	if (tb[PCIEAUDIT_A_DEV_PCIE_TYPE])
+		d->pcie_type = nla_get_u8(tb[PCIEAUDIT_A_DEV_PCIE_TYPE]);
+	if (tb[PCIEAUDIT_A_DEV_NUMA_NODE])
+		d->numa_node = nla_get_s32(tb[PCIEAUDIT_A_DEV_NUMA_NODE]);
+	d->has_secondary_bus = tb[PCIEAUDIT_A_DEV_SECONDARY_BUS] != NULL;
+	d->secondary_bus = get_u8(tb[PCIEAUDIT_A_DEV_SECONDARY_BUS]);
+}
+
+static int decode_device_nests(struct nlattr **tb, struct pa_device *d)
+{
+	int err;
+
+	err = decode_addr(tb[PCIEAUDIT_A_DEV_ADDR], &d->addr);
+	if (err)
+		return err;
+	err = decode_optional_addr(tb[PCIEAUDIT_A_DEV_UPSTREAM],
+				   &d->has_upstream, &d->upstream);
+	if (err)
+		return err;
+	err = decode_optional_addr(tb[PCIEAUDIT_A_DEV_PF], &d->has_pf, &d->pf);
+	if (err)
+		return err;
+
+	d->has_acs = tb[PCIEAUDIT_A_DEV_ACS] != NULL;
+	if (d->has_acs) {
+		err = decode_acs(tb[PCIEAUDIT_A_DEV_ACS], &d->acs);
+		if (err)
+			return err;
+	}
+	d->has_link = tb[PCIEAUDIT_A_DEV_LINK] != NULL;
+	if (d->has_link) {
+		err = decode_link(tb[PCIEAUDIT_A_DEV_LINK], &d->link);
+		if (err)
+			return err;
+	}
+	d->has_iommu = tb[PCIEAUDIT_A_DEV_IOMMU] != NULL;
+	if (d->has_iommu)
+		return decode_iommu(tb[PCIEAUDIT_A_DEV_IOMMU], &d->iommu);
+	return 0;
+}
+
+int pa_decode_device(struct nl_msg *msg, struct pa_device *dev)
+{
+	struct nlattr *tb[PCIEAUDIT_A_DEV_MAX + 1];
+	struct pa_device d = { .pcie_type = -1, .numa_node = -1 };
+	int err = parse_genl(msg, tb, PCIEAUDIT_A_DEV_MAX, dev_policy);
+
+	if (err)
+		return err;
+	decode_device_scalars(tb, &d);
+	err = decode_device_nests(tb, &d);
+	if (!err)
+		err = dup_string(tb[PCIEAUDIT_A_DEV_DRIVER], &d.driver);
+	if (err) {
+		pa_device_clear(&d);
+		return err;
+	}
+	*dev = d;
+	return 0;
+}
+
+static int add_member(struct pa_group *g, struct nlattr *nest)
+{
+	struct pa_addr addr;
+	struct pa_addr *v;
+	int err = decode_addr(nest, &addr);
+
+	if (err)
+		return err;
+	v = realloc(g->members, (g->nmembers + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	g->members = v;
+	v[g->nmembers++] = addr;
+	return 0;
+}
+
+int pa_decode_group(struct nl_msg *msg, struct pa_group *group)
+{
+	struct nlattr *tb[PCIEAUDIT_A_GROUP_MAX + 1];
+	struct genlmsghdr *gnlh;
+	struct pa_group g = { 0 };
+	struct nlattr *nla;
+	int err, rem;
+
+	err = parse_genl(msg, tb, PCIEAUDIT_A_GROUP_MAX, group_policy);
+	if (err)
+		return err;
+	if (!tb[PCIEAUDIT_A_GROUP_ID])
+		return -EBADMSG;
+	g.id = nla_get_u32(tb[PCIEAUDIT_A_GROUP_ID]);
+	g.other_members = get_u32(tb[PCIEAUDIT_A_GROUP_OTHER_MEMBERS]);
+
+	gnlh = genlmsg_hdr(nlmsg_hdr(msg));
+	/* MEMBER repeats, so nla_parse() only kept the last one. */
+	nla_for_each_attr(nla, genlmsg_attrdata(gnlh, 0),
+			  genlmsg_attrlen(gnlh, 0), rem) {
+		if (nla_type(nla) != PCIEAUDIT_A_GROUP_MEMBER)
+			continue;
+		err = add_member(&g, nla);
+		if (err) {
+			pa_group_clear(&g);
+			return err;
+		}
+	}
+	*group = g;
+	return 0;
+}
+
+int pa_decode_done_error(const struct nlmsghdr *nlh)
+{
+	int err;
+
+	if (nlmsg_datalen(nlh) < (int)sizeof(err))
+		return 0;
+	memcpy(&err, nlmsg_data(nlh), sizeof(err));
+	return err < 0 ? err : 0;
+}
+
+/* Bytes before the extended ack attributes: struct nlmsgerr and, unless the
+ * kernel capped it, the payload of the request it echoes; for NLMSG_DONE the
+ * error code. Negative when the message is too short to tell. */
+static int extack_offset(const struct nlmsghdr *nlh)
+{
+	const struct nlmsgerr *e = nlmsg_data(nlh);
+	int len = nlmsg_datalen(nlh);
+	int off;
+
+	if (nlh->nlmsg_type == NLMSG_DONE)
+		return (int)sizeof(int);
+	if (nlh->nlmsg_type != NLMSG_ERROR || len < (int)sizeof(*e))
+		return -1;
+	off = (int)sizeof(*e);
+	if (nlh->nlmsg_flags & NLM_F_CAPPED)
+		return off;
+	/* The echoed length comes off the wire: bound it before adding. */
+	if (e->msg.nlmsg_len < NLMSG_HDRLEN ||
+	    e->msg.nlmsg_len - NLMSG_HDRLEN > (uint32_t)(len - off))
+		return -1;
+	return off + (int)(e->msg.nlmsg_len - NLMSG_HDRLEN);
+}
+
+void pa_decode_extack(const struct nlmsghdr *nlh, char *buf, size_t size)
+{
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	int len = nlmsg_datalen(nlh);
+	int off = extack_offset(nlh);
+
+	buf[0] = '\0';
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || off < 0)
+		return;
+	off = NLMSG_ALIGN(off);
+	if (off > len)
+		return;
+	if (parse_attrs(tb, NLMSGERR_ATTR_MAX,
+			(struct nlattr *)((char *)nlmsg_data(nlh) + off),
+			len - off, extack_policy) < 0 ||
+	    !tb[NLMSGERR_ATTR_MSG])
+		return;
+	nla_strlcpy(buf, tb[NLMSGERR_ATTR_MSG], size);
+}

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "errors.h"
+
+#include <errno.h>
+#include <string.h>
+#include <linux/pcieaudit.h>
+
+#include "exitcodes.h"
+
+int pa_exit_code(int err)
+{
+	switch (-err) {
+	case 0:
+		return PA_EXIT_OK;
+	case ENOENT:
+		return PA_EXIT_NO_MODULE;
+	case EPERM:
+	case EACCES:
+		return PA_EXIT_PERMISSION;
+	case EPROTONOSUPPORT:
+		return PA_EXIT_ABI;
+	case ENODEV:
+		return PA_EXIT_NO_DEVICE;
+	default:
+		return PA_EXIT_RUNTIME;
+	}
+}
+
+static const char *op_or(const struct pa_errinfo *ei, const char *fallback)
+{
+	return ei->op ? ei->op : fallback;
+}
+
+static void print_message(FILE *f, int err, const struct pa_errinfo *ei)
+{
+	switch (-err) {
+	case ENOENT:
+		/* The family is hidden from other network namespaces. */
+		fprintf(f, "kernel module not loaded: generic netlink family \"%s\" not found; load it with 'modprobe pcieaudit' or install it via DKMS (see README); containers need the host's network namespace",
+			PCIEAUDIT_FAMILY_NAME);
+		break;
+	case EPERM:
+	case EACCES:
+		fprintf(f, "permission denied for the %s: run as root or with CAP_NET_ADMIN",
+			op_or(ei, "request"));
+		break;
+	case EPROTONOSUPPORT:
+		fprintf(f, "ABI version mismatch: the loaded module speaks family version %u, this %s speaks version %d; install a module and CLI from the same release",
+			ei->kernel_version, PA_PROG, PCIEAUDIT_FAMILY_VERSION);
+		break;
+	case ENODEV:
+		if (ei->bdf)
+			fprintf(f, "no such PCI device: %s", ei->bdf);
+		else
+			fprintf(f, "%s failed: no such device", op_or(ei, "request"));
+		break;
+	case EBADMSG:
+		fprintf(f, "malformed reply from the kernel module to the %s; are module and CLI from the same release?",
+			op_or(ei, "request"));
+		break;
+	case EINTR:
+		fprintf(f, "PCI devices kept appearing or disappearing during the %s; try again",
+			op_or(ei, "dump"));
+		break;
+	default:
+		fprintf(f, "%s failed: %s", op_or(ei, "operation"), strerror(-err));
+		break;
+	}
+}
+
+void pa_print_error(FILE *f, int err, const struct pa_errinfo *ei)
+{
+	fprintf(f, "%s: ", PA_PROG);
+	print_message(f, err, ei);
+	if (ei->kernel_msg[0])
+		fprintf(f, " (kernel: %s)", ei->kernel_msg);
+	fputc('\n', f);
+}

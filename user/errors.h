@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Errors are negative errno values throughout. This maps them to exit codes
+ * and to the single line pcieaudit-cli prints. Conventions:
+ *   -ENOENT           the "pcieaudit" family is not registered
+ *   -EPROTONOSUPPORT  the family's version is not PCIEAUDIT_FAMILY_VERSION
+ *   -EBADMSG          a reply did not match the ABI
+ *   -EINTR            a dump kept being interrupted by hotplug
+ * anything else is passed on as the kernel or libc reported it.
+ */
+#ifndef PA_ERRORS_H
+#define PA_ERRORS_H
+
+#include <stdio.h>
+
+#define PA_PROG "pcieaudit-cli"
+
+/* What makes an error message specific; each part is optional. */
+struct pa_errinfo {
+	const char *op;			/* what failed, e.g. "device dump" */
+	const char *bdf;		/* device the user asked for */
+	unsigned int kernel_version;	/* family version the kernel reported */
+	char kernel_msg[256];		/* kernel's extended ack text, or "" */
+};
+
+/* enum pa_exit for a negative errno; 0 gives PA_EXIT_OK. */
+int pa_exit_code(int err);
+
+/* Writes "pcieaudit-cli: <message>\n" for err (negative errno). */
+void pa_print_error(FILE *f, int err, const struct pa_errinfo *ei);
+
+#endif /* PA_ERRORS_H */

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Exit codes of pcieaudit-cli. Scripts rely on them; never renumber.
+ *
+ *   0  success
+ *   1  audit finding (reserved for a later `check` command)
+ *   2  usage error: unknown command or option, malformed BDF
+ *   3  runtime error: any other failure, from the kernel or locally
+ *   4  kernel module not loaded: generic netlink family "pcieaudit" absent
+ *   5  permission denied: the kernel answered EPERM/EACCES (needs root or
+ *      CAP_NET_ADMIN)
+ *   6  ABI mismatch: the module's family version differs from the one this
+ *      CLI was built for (PCIEAUDIT_FAMILY_VERSION)
+ *   7  no such device: the kernel answered ENODEV for the requested BDF
+ */
+#ifndef PA_EXITCODES_H
+#define PA_EXITCODES_H
+
+enum pa_exit {
+	PA_EXIT_OK		= 0,
+	PA_EXIT_FINDING		= 1,
+	PA_EXIT_USAGE		= 2,
+	PA_EXIT_RUNTIME		= 3,
+	PA_EXIT_NO_MODULE	= 4,
+	PA_EXIT_PERMISSION	= 5,
+	PA_EXIT_ABI		= 6,
+	PA_EXIT_NO_DEVICE	= 7,
+};
+
+#endif /* PA_EXITCODES_H */

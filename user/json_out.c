@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "json_out.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <linux/pcieaudit.h>
+
+#include "abi_names.h"
+#include "acs.h"
+#include "bdf.h"
+#include "link.h"
+
+/* json-c stores a NULL value as JSON null, which the schema uses for every
+ * absent value. */
+static void add(json_object *obj, const char *key, json_object *value)
+{
+	json_object_object_add(obj, key, value);
+}
+
+static json_object *string_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *uint_value(uint32_t v)
+{
+	return json_object_new_int64(v);
+}
+
+static json_object *bdf_value(const struct pa_addr *addr)
+{
+	char buf[PA_BDF_LEN];
+
+	pa_bdf_format(addr, buf);
+	return json_object_new_string(buf);
+}
+
+static json_object *speed_or_null(double gts)
+{
+	return gts > 0 ? json_object_new_double(gts) : NULL;
+}
+
+static json_object *features_object(uint32_t features)
+{
+	json_object *obj = json_object_new_object();
+
+	for (size_t i = 0; i < PA_NFEATURES; i++)
+		add(obj, pa_feature_names[i].name,
+		    json_object_new_boolean((features & pa_feature_names[i].bit) != 0));
+	return obj;
+}
+
+static json_object *info_object(const struct pa_info *info)
+{
+	json_object *obj = json_object_new_object();
+
+	add(obj, "module_version", string_or_null(info->module_version));
+	add(obj, "kernel_release", string_or_null(info->kernel_release));
+	add(obj, "features", features_object(info->features));
+	add(obj, "iommu_default_mode",
+	    string_or_null(pa_iommu_mode_name(info->iommu_def_mode)));
+	add(obj, "iommu_strict",
+	    string_or_null(pa_iommu_strict_name(info->iommu_strict)));
+	add(obj, "device_count", uint_value(info->device_count));
+	add(obj, "group_count", uint_value(info->group_count));
+	return obj;
+}
+
+static json_object *acs_flags_object(uint16_t reg)
+{
+	json_object *obj = json_object_new_object();
+
+	for (unsigned int bit = 0; bit < PA_ACS_NFLAGS; bit++)
+		add(obj, pa_acs_flag_names[bit],
+		    json_object_new_boolean(pa_acs_flag(reg, bit)));
+	return obj;
+}
+
+static json_object *acs_object(const struct pa_acs *acs)
+{
+	json_object *obj = json_object_new_object();
+
+	add(obj, "pos", uint_value(acs->pos));
+	add(obj, "cap", uint_value(acs->cap));
+	add(obj, "ctrl", uint_value(acs->ctrl));
+	add(obj, "cap_flags", acs_flags_object(acs->cap));
+	add(obj, "ctrl_flags", acs_flags_object(acs->ctrl));
+	return obj;
+}
+
+static json_object *link_object(const struct pa_link *link)
+{
+	json_object *obj = json_object_new_object();
+	struct pa_link_state st;
+
+	pa_link_decode(link, &st);
+	add(obj, "speed", speed_or_null(st.speed));
+	add(obj, "width", uint_value(st.width));
+	add(obj, "max_speed", speed_or_null(st.max_speed));
+	add(obj, "max_width", uint_value(st.max_width));
+	add(obj, "target_speed", speed_or_null(st.target_speed));
+	add(obj, "downgraded", json_object_new_boolean(st.downgraded));
+	add(obj, "lnkcap", uint_value(link->lnkcap));
+	add(obj, "lnksta", uint_value(link->lnksta));
+	return obj;
+}
+
+static json_object *iommu_object(const struct pa_iommu *iommu)
+{
+	json_object *obj = json_object_new_object();
+
+	add(obj, "group", uint_value(iommu->group));
+	add(obj, "default_domain",
+	    string_or_null(pa_domain_type_name(iommu->def_domain)));
+	add(obj, "default_domain_source",
+	    string_or_null(pa_source_name(iommu->def_domain_source)));
+	add(obj, "domain", string_or_null(pa_domain_type_name(iommu->domain)));
+	add(obj, "instance", string_or_null(iommu->instance));
+	return obj;
+}
+
+static json_object *flag_value(const struct pa_device *dev, uint32_t flag)
+{
+	return json_object_new_boolean((dev->flags & flag) != 0);
+}
+
+static void add_identity(json_object *obj, const struct pa_device *dev)
+{
+	add(obj, "bdf", bdf_value(&dev->addr));
+	add(obj, "domain", uint_value(dev->addr.domain));
+	add(obj, "bus", uint_value(dev->addr.bus));
+	add(obj, "devfn", uint_value(dev->addr.devfn));
+	add(obj, "vendor", uint_value(dev->vendor));
+	add(obj, "device", uint_value(dev->device));
+	add(obj, "subsystem_vendor", uint_value(dev->subsys_vendor));
+	add(obj, "subsystem_device", uint_value(dev->subsys_device));
+	add(obj, "class", uint_value(dev->class));
+	add(obj, "revision", uint_value(dev->revision));
+	add(obj, "vendor_name", string_or_null(dev->vendor_name));
+	add(obj, "device_name", string_or_null(dev->device_name));
+	add(obj, "pcie_type", string_or_null(pa_pcie_type_name(dev->pcie_type)));
+}
+
+static void add_topology(json_object *obj, const struct pa_device *dev)
+{
+	add(obj, "multifunction", flag_value(dev, PCIEAUDIT_DEV_F_MULTIFUNCTION));
+	add(obj, "virtfn", flag_value(dev, PCIEAUDIT_DEV_F_VIRTFN));
+	add(obj, "physfn", flag_value(dev, PCIEAUDIT_DEV_F_PHYSFN));
+	add(obj, "bridge", flag_value(dev, PCIEAUDIT_DEV_F_BRIDGE));
+	add(obj, "disconnected", flag_value(dev, PCIEAUDIT_DEV_F_DISCONNECTED));
+	add(obj, "pf", dev->has_pf ? bdf_value(&dev->pf) : NULL);
+	add(obj, "secondary_bus",
+	    dev->has_secondary_bus ? uint_value(dev->secondary_bus) : NULL);
+	add(obj, "upstream", dev->has_upstream ? bdf_value(&dev->upstream) : NULL);
+	add(obj, "numa_node", json_object_new_int(dev->numa_node));
+	add(obj, "driver", string_or_null(dev->driver));
+}
+
+static json_object *device_object(const struct pa_device *dev)
+{
+	json_object *obj = json_object_new_object();
+
+	add_identity(obj, dev);
+	add_topology(obj, dev);
+	add(obj, "acs", dev->has_acs ? acs_object(&dev->acs) : NULL);
+	add(obj, "link", dev->has_link ? link_object(&dev->link) : NULL);
+	add(obj, "iommu", dev->has_iommu ? iommu_object(&dev->iommu) : NULL);
+	return obj;
+}
+
+static json_object *group_object(const struct pa_group *group)
+{
+	json_object *obj = json_object_new_object();
+	json_object *members = json_object_new_array();
+
+	for (size_t i = 0; i < group->nmembers; i++)
+		json_object_array_add(members, bdf_value(&group->members[i]));
+	add(obj, "id", uint_value(group->id));
+	add(obj, "devices", members);
+	add(obj, "other_members", uint_value(group->other_members));
+	return obj;
+}
+
+static json_object *devices_array(const struct pa_report *rep)
+{
+	json_object *array = json_object_new_array();
+
+	for (size_t i = 0; i < rep->ndevices; i++)
+		json_object_array_add(array, device_object(&rep->devices[i]));
+	return array;
+}
+
+static json_object *groups_array(const struct pa_report *rep)
+{
+	json_object *array = json_object_new_array();
+
+	for (size_t i = 0; i < rep->ngroups; i++)
+		json_object_array_add(array, group_object(&rep->groups[i]));
+	return array;
+}
+
+static json_object *document(const struct pa_info *info)
+{
+	json_object *root = json_object_new_object();
+
+	add(root, "schema_version", json_object_new_int(PA_JSON_SCHEMA_VERSION));
+	add(root, "info", info_object(info));
+	return root;
+}
+
+/* Prints and frees root. */
+static int print_document(FILE *f, json_object *root)
+{
+	const char *text = json_object_to_json_string_ext(root,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+		JSON_C_TO_STRING_NOSLASHESCAPE);
+	int err = 0;
+
+	if (!text)
+		err = -ENOMEM;
+	else if (fprintf(f, "%s\n", text) < 0)
+		err = -EIO;
+	json_object_put(root);
+	return err;
+}
+
+int pa_json_report(FILE *f, const struct pa_report *rep)
+{
+	json_object *root = document(&rep->info);
+
+	add(root, "devices", devices_array(rep));
+	add(root, "groups", groups_array(rep));
+	return print_document(f, root);
+}
+
+int pa_json_info(FILE *f, const struct pa_info *info)
+{
+	return print_document(f, document(info));
+}

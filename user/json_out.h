@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * JSON output, schema_version 1. Key names and spellings are a contract with
+ * scripts and tests; only ever add. Link speeds are JSON doubles in GT/s and
+ * always carry a fraction: 2.5, 5.0, 8.0, 16.0, 32.0, 64.0.
+ */
+#ifndef PA_JSON_OUT_H
+#define PA_JSON_OUT_H
+
+#include <stdio.h>
+
+#include "model.h"
+
+#define PA_JSON_SCHEMA_VERSION 1
+
+/* {"schema_version", "info", "devices", "groups"}; 0 or a negative errno. */
+int pa_json_report(FILE *f, const struct pa_report *rep);
+
+/* {"schema_version", "info"}; 0 or a negative errno. */
+int pa_json_info(FILE *f, const struct pa_info *info);
+
+#endif /* PA_JSON_OUT_H */

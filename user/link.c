@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "link.h"
+
+#include <stdio.h>
+
+/* Field positions shared by LnkCap, LnkSta and LnkCtl2 (speed only). */
+#define SPEED_MASK	0xfu
+#define WIDTH_SHIFT	4
+#define WIDTH_MASK	0x3fu
+
+static const double speed_gts[] = { 0, 2.5, 5, 8, 16, 32, 64 };
+
+double pa_link_speed_gts(unsigned int encoding)
+{
+	if (encoding >= sizeof(speed_gts) / sizeof(speed_gts[0]))
+		return 0;
+	return speed_gts[encoding];
+}
+
+static unsigned int speed_field(uint32_t reg)
+{
+	return reg & SPEED_MASK;
+}
+
+static unsigned int width_field(uint32_t reg)
+{
+	return reg >> WIDTH_SHIFT & WIDTH_MASK;
+}
+
+void pa_link_decode(const struct pa_link *regs, struct pa_link_state *state)
+{
+	unsigned int speed = speed_field(regs->lnksta);
+	unsigned int max_speed = speed_field(regs->lnkcap);
+	unsigned int target = speed_field(regs->lnkctl2);
+
+	state->speed = pa_link_speed_gts(speed);
+	state->max_speed = pa_link_speed_gts(max_speed);
+	/* A target hardwired to 0 means only 2.5GT/s is supported (PCIe r3.0). */
+	state->target_speed = regs->has_lnkctl2 ?
+		pa_link_speed_gts(target ? target : 1) : 0;
+	state->width = width_field(regs->lnksta);
+	state->max_width = width_field(regs->lnkcap);
+	/*
+	 * Encodings grow with speed, so comparing them also works for speeds
+	 * newer than this table. A width of 0 means no link trained at all
+	 * (an empty slot), which is not a degraded link.
+	 */
+	state->downgraded = state->width != 0 &&
+		(speed < max_speed || state->width < state->max_width);
+}
+
+void pa_link_format_speed(double gts, char buf[PA_SPEED_TEXT_LEN])
+{
+	if (gts > 0)
+		snprintf(buf, PA_SPEED_TEXT_LEN, "%gGT/s", gts);
+	else
+		snprintf(buf, PA_SPEED_TEXT_LEN, "unknown");
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* PCIe link registers decoded into speeds, widths and a downgrade verdict. */
+#ifndef PA_LINK_H
+#define PA_LINK_H
+
+#include <stdbool.h>
+
+#include "model.h"
+
+/* "unknown" or "2.5GT/s" plus NUL, with room for any double %g prints. */
+#define PA_SPEED_TEXT_LEN 24
+
+/* Speeds in GT/s; 0 stands for an encoding this code does not know, and for
+ * target_speed also for an absent Link Control 2 register. */
+struct pa_link_state {
+	double speed;
+	double max_speed;
+	double target_speed;
+	unsigned int width;
+	unsigned int max_width;
+	bool downgraded;
+};
+
+/*
+ * GT/s for a speed encoding as found in LnkCap, LnkSta and LnkCtl2 bits 3:0
+ * (1 = 2.5, 2 = 5, 3 = 8, 4 = 16, 5 = 32, 6 = 64), or 0 when unknown.
+ */
+double pa_link_speed_gts(unsigned int encoding);
+
+void pa_link_decode(const struct pa_link *regs, struct pa_link_state *state);
+
+/* "2.5GT/s", "16GT/s", or "unknown" for 0. */
+void pa_link_format_speed(double gts, char buf[PA_SPEED_TEXT_LEN]);
+
+#endif /* PA_LINK_H */

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "model.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+static int addr_cmp(const struct pa_addr *a, const struct pa_addr *b)
+{
+	if (a->domain != b->domain)
+		return a->domain < b->domain ? -1 : 1;
+	if (a->bus != b->bus)
+		return a->bus < b->bus ? -1 : 1;
+	if (a->devfn != b->devfn)
+		return a->devfn < b->devfn ? -1 : 1;
+	return 0;
+}
+
+bool pa_addr_eq(const struct pa_addr *a, const struct pa_addr *b)
+{
+	return addr_cmp(a, b) == 0;
+}
+
+void pa_device_clear(struct pa_device *dev)
+{
+	free(dev->driver);
+	free(dev->iommu.instance);
+	free(dev->vendor_name);
+	free(dev->device_name);
+	free(dev->class_name);
+	*dev = (struct pa_device){ .pcie_type = -1, .numa_node = -1 };
+}
+
+void pa_group_clear(struct pa_group *group)
+{
+	free(group->members);
+	*group = (struct pa_group){ 0 };
+}
+
+void pa_info_clear(struct pa_info *info)
+{
+	free(info->module_version);
+	free(info->kernel_release);
+	*info = (struct pa_info){ 0 };
+}
+
+void pa_report_clear_devices(struct pa_report *rep)
+{
+	for (size_t i = 0; i < rep->ndevices; i++)
+		pa_device_clear(&rep->devices[i]);
+	free(rep->devices);
+	rep->devices = NULL;
+	rep->ndevices = 0;
+}
+
+void pa_report_clear_groups(struct pa_report *rep)
+{
+	for (size_t i = 0; i < rep->ngroups; i++)
+		pa_group_clear(&rep->groups[i]);
+	free(rep->groups);
+	rep->groups = NULL;
+	rep->ngroups = 0;
+}
+
+void pa_report_clear(struct pa_report *rep)
+{
+	pa_info_clear(&rep->info);
+	pa_report_clear_devices(rep);
+	pa_report_clear_groups(rep);
+}
+
+/* Grows an array by one element; hosts have hundreds of functions at most
+ * thousands, so growing one at a time costs nothing measurable. */
+static void *grow(void *array, size_t count, size_t size)
+{
+	return realloc(array, (count + 1) * size);
+}
+
+int pa_report_add_device(struct pa_report *rep, struct pa_device *dev)
+{
+	struct pa_device *v = grow(rep->devices, rep->ndevices, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	rep->devices = v;
+	v[rep->ndevices++] = *dev;
+	*dev = (struct pa_device){ .pcie_type = -1, .numa_node = -1 };
+	return 0;
+}
+
+int pa_report_add_group(struct pa_report *rep, struct pa_group *group)
+{
+	struct pa_group *v = grow(rep->groups, rep->ngroups, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	rep->groups = v;
+	v[rep->ngroups++] = *group;
+	*group = (struct pa_group){ 0 };
+	return 0;
+}
+
+static int cmp_device(const void *a, const void *b)
+{
+	const struct pa_device *x = a, *y = b;
+
+	return addr_cmp(&x->addr, &y->addr);
+}
+
+static int cmp_addr(const void *a, const void *b)
+{
+	return addr_cmp(a, b);
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct pa_group *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return 0;
+}
+
+void pa_report_sort(struct pa_report *rep)
+{
+	if (rep->ndevices)
+		qsort(rep->devices, rep->ndevices, sizeof(*rep->devices), cmp_device);
+	if (rep->ngroups)
+		qsort(rep->groups, rep->ngroups, sizeof(*rep->groups), cmp_group);
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		struct pa_group *g = &rep->groups[i];
+
+		if (g->nmembers)
+			qsort(g->members, g->nmembers, sizeof(*g->members), cmp_addr);
+	}
+}
+
+const struct pa_device *pa_report_find(const struct pa_report *rep,
+				       const struct pa_addr *addr)
+{
+	for (size_t i = 0; i < rep->ndevices; i++)
+		if (pa_addr_eq(&rep->devices[i].addr, addr))
+			return &rep->devices[i];
+	return NULL;
+}
+
+static bool group_holds_reported_device(const struct pa_report *rep,
+					const struct pa_group *g)
+{
+	for (size_t i = 0; i < g->nmembers; i++)
+		if (pa_report_find(rep, &g->members[i]))
+			return true;
+	return false;
+}
+
+void pa_report_keep_groups_of_devices(struct pa_report *rep)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		if (group_holds_reported_device(rep, &rep->groups[i]))
+			rep->groups[kept++] = rep->groups[i];
+		else
+			pa_group_clear(&rep->groups[i]);
+	}
+	rep->ngroups = kept;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Plain C view of what the pcieaudit module reports. Filled by decode.c and
+ * pcinames.c, read by the output code; nothing here knows about netlink.
+ */
+#ifndef PA_MODEL_H
+#define PA_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A PCI function's address, as in PCIEAUDIT_A_ADDR_*. */
+struct pa_addr {
+	uint32_t domain;
+	uint8_t bus;
+	uint8_t devfn;
+};
+
+/* ACS extended capability registers, raw. */
+struct pa_acs {
+	uint16_t pos;
+	uint16_t cap;
+	uint16_t ctrl;
+};
+
+/* PCIe link registers, raw. LNKCAP2 is not kept: nothing reports it. */
+struct pa_link {
+	uint32_t lnkcap;
+	uint16_t lnksta;
+	bool has_lnkctl2;
+	uint16_t lnkctl2;
+};
+
+/* Enum fields hold UAPI values; 0 means the kernel left the attribute out. */
+struct pa_iommu {
+	uint32_t group;
+	uint32_t domain;		/* enum pcieaudit_domain_type */
+	uint32_t def_domain;		/* enum pcieaudit_domain_type */
+	uint32_t def_domain_source;	/* enum pcieaudit_source */
+	char *instance;			/* NULL when not recorded */
+};
+
+struct pa_device {
+	struct pa_addr addr;
+	uint16_t vendor;
+	uint16_t device;
+	uint16_t subsys_vendor;
+	uint16_t subsys_device;
+	uint32_t class;			/* 24 bits: base, sub, prog-if */
+	uint8_t revision;
+	uint32_t flags;			/* enum pcieaudit_dev_flag */
+	int pcie_type;			/* PCI_EXP_TYPE_*, -1 for conventional PCI */
+	int32_t numa_node;		/* -1 when unknown */
+	char *driver;			/* NULL when unbound */
+
+	bool has_upstream;
+	struct pa_addr upstream;
+	bool has_pf;
+	struct pa_addr pf;
+	bool has_secondary_bus;
+	uint8_t secondary_bus;
+	bool has_acs;
+	struct pa_acs acs;
+	bool has_link;
+	struct pa_link link;
+	bool has_iommu;
+	struct pa_iommu iommu;
+
+	/* From pci.ids, not from the kernel; NULL when unknown. */
+	char *vendor_name;
+	char *device_name;
+	char *class_name;
+};
+
+struct pa_group {
+	uint32_t id;
+	struct pa_addr *members;
+	size_t nmembers;
+	uint32_t other_members;
+};
+
+struct pa_info {
+	char *module_version;
+	char *kernel_release;
+	uint32_t features;		/* enum pcieaudit_feature */
+	uint32_t iommu_def_mode;	/* enum pcieaudit_iommu_mode, 0 if absent */
+	uint32_t iommu_strict;		/* enum pcieaudit_iommu_strict, 0 if absent */
+	uint32_t device_count;
+	uint32_t group_count;
+};
+
+struct pa_report {
+	struct pa_info info;
+	struct pa_device *devices;
+	size_t ndevices;
+	struct pa_group *groups;
+	size_t ngroups;
+};
+
+bool pa_addr_eq(const struct pa_addr *a, const struct pa_addr *b);
+
+void pa_device_clear(struct pa_device *dev);
+void pa_group_clear(struct pa_group *group);
+void pa_info_clear(struct pa_info *info);
+void pa_report_clear(struct pa_report *rep);
+void pa_report_clear_devices(struct pa_report *rep);
+void pa_report_clear_groups(struct pa_report *rep);
+
+/* Append by moving: on success the report owns what *dev or *group held. */
+int pa_report_add_device(struct pa_report *rep, struct pa_device *dev);
+int pa_report_add_group(struct pa_report *rep, struct pa_group *group);
+
+/* Orders devices by address, groups by id and group members by address. */
+void pa_report_sort(struct pa_report *rep);
+
+/* Drops the groups that hold none of the report's devices. */
+void pa_report_keep_groups_of_devices(struct pa_report *rep);
+
+const struct pa_device *pa_report_find(const struct pa_report *rep,
+				       const struct pa_addr *addr);
+
+#endif /* PA_MODEL_H */

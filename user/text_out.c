@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "text_out.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/pci_regs.h>
+#include <linux/pcieaudit.h>
+
+#include "abi_names.h"
+#include "acs.h"
+#include "bdf.h"
+#include "link.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NONE SIZE_MAX
+
+/* Tree drawing: every level adds one of these 3-character pieces. */
+#define BRANCH		"+- "
+#define LAST_BRANCH	"\\- "
+#define PIPE		"|  "
+#define BLANK		"   "
+#define STEP		3
+
+static const char *or_text(const char *s, const char *fallback)
+{
+	return s ? s : fallback;
+}
+
+static const char *type_label(const struct pa_device *dev)
+{
+	static const char *const labels[] = {
+		[PCI_EXP_TYPE_ENDPOINT]		= "Endpoint",
+		[PCI_EXP_TYPE_LEG_END]		= "Legacy Endpoint",
+		[PCI_EXP_TYPE_ROOT_PORT]	= "Root Port",
+		[PCI_EXP_TYPE_UPSTREAM]		= "Upstream Port",
+		[PCI_EXP_TYPE_DOWNSTREAM]	= "Downstream Port",
+		[PCI_EXP_TYPE_PCI_BRIDGE]	= "PCIe-to-PCI Bridge",
+		[PCI_EXP_TYPE_PCIE_BRIDGE]	= "PCI-to-PCIe Bridge",
+		[PCI_EXP_TYPE_RC_END]		= "RC Integrated Endpoint",
+		[PCI_EXP_TYPE_RC_EC]		= "RC Event Collector",
+	};
+
+	if (dev->pcie_type < 0)
+		return dev->flags & PCIEAUDIT_DEV_F_BRIDGE ? "PCI Bridge" : "PCI Device";
+	if ((size_t)dev->pcie_type < ARRAY_SIZE(labels) && labels[dev->pcie_type])
+		return labels[dev->pcie_type];
+	return "PCIe (reserved type)";
+}
+
+static void print_device_line(FILE *f, const struct pa_device *dev)
+{
+	char bdf[PA_BDF_LEN];
+
+	pa_bdf_format(&dev->addr, bdf);
+	fprintf(f, "%s %s [%04x:%04x]", bdf, type_label(dev), dev->vendor,
+		dev->device);
+	if (dev->class_name)
+		fprintf(f, " %s:", dev->class_name);
+	fprintf(f, " %s %s", or_text(dev->vendor_name, "unknown vendor"),
+		or_text(dev->device_name, "unknown device"));
+	if (dev->driver)
+		fprintf(f, " (driver %s, ", dev->driver);
+	else
+		fprintf(f, " (no driver, ");
+	if (dev->numa_node >= 0)
+		fprintf(f, "NUMA node %d)", dev->numa_node);
+	else
+		fprintf(f, "NUMA node unknown)");
+	if (dev->flags & PCIEAUDIT_DEV_F_DISCONNECTED)
+		fprintf(f, " DISCONNECTED");
+	fputc('\n', f);
+}
+
+static void print_sriov(FILE *f, const char *indent, const struct pa_device *dev)
+{
+	char bdf[PA_BDF_LEN];
+
+	if (dev->has_pf) {
+		pa_bdf_format(&dev->pf, bdf);
+		fprintf(f, "%sSR-IOV: VF of %s\n", indent, bdf);
+	} else if (dev->flags & PCIEAUDIT_DEV_F_PHYSFN) {
+		fprintf(f, "%sSR-IOV: PF with VFs enabled\n", indent);
+	}
+}
+
+static void print_acs(FILE *f, const char *indent, const struct pa_device *dev)
+{
+	char flags[PA_ACS_TEXT_LEN];
+
+	if (!dev->has_acs) {
+		fprintf(f, "%sACS: none\n", indent);
+		return;
+	}
+	pa_acs_format(dev->acs.cap, flags);
+	fprintf(f, "%sACSCap: %s\n", indent, flags);
+	pa_acs_format(dev->acs.ctrl, flags);
+	fprintf(f, "%sACSCtl: %s\n", indent, flags);
+}
+
+static void print_link(FILE *f, const char *indent, const struct pa_device *dev)
+{
+	char speed[PA_SPEED_TEXT_LEN], max[PA_SPEED_TEXT_LEN];
+	char target[PA_SPEED_TEXT_LEN];
+	struct pa_link_state st;
+
+	if (!dev->has_link) {
+		fprintf(f, "%sLink: none\n", indent);
+		return;
+	}
+	pa_link_decode(&dev->link, &st);
+	pa_link_format_speed(st.speed, speed);
+	pa_link_format_speed(st.max_speed, max);
+	pa_link_format_speed(st.target_speed, target);
+	if (st.width == 0) {
+		fprintf(f, "%sLink: down (max %s x%u)\n", indent, max, st.max_width);
+		return;
+	}
+	fprintf(f, "%sLink: %s x%u (max %s x%u", indent, speed, st.width, max,
+		st.max_width);
+	/* A target below the maximum means software capped the link. */
+	if (st.target_speed > 0 && st.target_speed < st.max_speed)
+		fprintf(f, ", target %s", target);
+	fprintf(f, ")%s\n", st.downgraded ? " DOWNGRADED" : "");
+}
+
+static void print_iommu(FILE *f, const char *indent, const struct pa_device *dev)
+{
+	const struct pa_iommu *io = &dev->iommu;
+
+	if (!dev->has_iommu) {
+		fprintf(f, "%sIOMMU: none\n", indent);
+		return;
+	}
+	fprintf(f, "%sIOMMU: group %u, domain %s (default %s%s)", indent,
+		io->group, or_text(pa_domain_type_name(io->domain), "none"),
+		or_text(pa_domain_type_name(io->def_domain), "unknown"),
+		io->def_domain_source == PCIEAUDIT_SOURCE_DERIVED ? ", derived" : "");
+	if (io->instance)
+		fprintf(f, " via %s", io->instance);
+	fputc('\n', f);
+}
+
+static void print_details(FILE *f, const char *indent,
+			  const struct pa_device *dev)
+{
+	print_sriov(f, indent, dev);
+	print_acs(f, indent, dev);
+	print_link(f, indent, dev);
+	print_iommu(f, indent, dev);
+}
+
+struct tree {
+	FILE *f;
+	const struct pa_report *rep;
+	bool *printed;
+	char *prefix;	/* room for STEP characters per level, plus one more */
+};
+
+static bool is_child_of(const struct pa_device *dev,
+			const struct pa_device *parent)
+{
+	return dev->has_upstream && pa_addr_eq(&dev->upstream, &parent->addr);
+}
+
+static size_t next_child(const struct tree *t, size_t parent, size_t from)
+{
+	const struct pa_device *devs = t->rep->devices;
+
+	for (size_t i = from; i < t->rep->ndevices; i++)
+		if (!t->printed[i] && is_child_of(&devs[i], &devs[parent]))
+			return i;
+	return NONE;
+}
+
+/* Prints device i after prefix[0..plen), its details, then its children. */
+static void print_subtree(struct tree *t, size_t i, size_t plen, bool last)
+{
+	const struct pa_device *dev = &t->rep->devices[i];
+	size_t child;
+
+	t->printed[i] = true;
+	fprintf(t->f, "%.*s%s", (int)plen, t->prefix, last ? LAST_BRANCH : BRANCH);
+	print_device_line(t->f, dev);
+
+	/* Details sit one level in; a pipe there leads on to the children. */
+	memcpy(t->prefix + plen, last ? BLANK : PIPE, STEP);
+	child = next_child(t, i, 0);
+	memcpy(t->prefix + plen + STEP, child != NONE ? PIPE : BLANK, STEP + 1);
+	print_details(t->f, t->prefix, dev);
+
+	while (child != NONE) {
+		bool last_child = next_child(t, i, child + 1) == NONE;
+
+		print_subtree(t, child, plen + STEP, last_child);
+		child = next_child(t, i, child + 1);
+	}
+}
+
+static bool same_bus(const struct pa_addr *a, const struct pa_addr *b)
+{
+	return a->domain == b->domain && a->bus == b->bus;
+}
+
+static bool is_root(const struct tree *t, size_t i)
+{
+	const struct pa_device *dev = &t->rep->devices[i];
+
+	return !dev->has_upstream || !pa_report_find(t->rep, &dev->upstream);
+}
+
+/* The next device to start a tree at: a root, or with any set a device that
+ * an upstream cycle (corrupt data) kept out of every tree. */
+static size_t next_start(const struct tree *t, size_t from, bool any)
+{
+	for (size_t i = from; i < t->rep->ndevices; i++)
+		if (!t->printed[i] && (any || is_root(t, i)))
+			return i;
+	return NONE;
+}
+
+static void print_forest(struct tree *t)
+{
+	const struct pa_device *devs = t->rep->devices;
+	const struct pa_addr *bus = NULL;
+
+	for (int any = 0; any < 2; any++) {
+		size_t i = next_start(t, 0, any);
+
+		while (i != NONE) {
+			size_t next = next_start(t, i + 1, any);
+			bool last = next == NONE ||
+				    !same_bus(&devs[next].addr, &devs[i].addr);
+
+			if (!bus || !same_bus(bus, &devs[i].addr)) {
+				bus = &devs[i].addr;
+				fprintf(t->f, "[%04x:%02x]\n", bus->domain, bus->bus);
+			}
+			print_subtree(t, i, 0, last);
+			i = next_start(t, i + 1, any);
+		}
+	}
+}
+
+static void print_groups(FILE *f, const struct pa_report *rep)
+{
+	char bdf[PA_BDF_LEN];
+
+	if (!rep->ngroups)
+		return;
+	fprintf(f, "\nIOMMU groups:\n");
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct pa_group *g = &rep->groups[i];
+
+		fprintf(f, "  group %u:", g->id);
+		for (size_t m = 0; m < g->nmembers; m++) {
+			pa_bdf_format(&g->members[m], bdf);
+			fprintf(f, " %s", bdf);
+		}
+		if (g->other_members)
+			fprintf(f, " (+%u non-PCI)", g->other_members);
+		fputc('\n', f);
+	}
+}
+
+static const char *iommu_mode_text(const struct pa_info *info)
+{
+	if (!(info->features & PCIEAUDIT_F_IOMMU_PRESENT))
+		return "none";
+	return or_text(pa_iommu_mode_name(info->iommu_def_mode), "unknown");
+}
+
+static const char *iommu_strict_text(const struct pa_info *info)
+{
+	if (!(info->features & PCIEAUDIT_F_IOMMU_PRESENT))
+		return "none";
+	return or_text(pa_iommu_strict_name(info->iommu_strict), "unknown");
+}
+
+static void print_header(FILE *f, const struct pa_info *info)
+{
+	const char *strict = pa_iommu_strict_name(info->iommu_strict);
+
+	fprintf(f, "pcieaudit %s, kernel %s, IOMMU %s",
+		or_text(info->module_version, "?"),
+		or_text(info->kernel_release, "?"), iommu_mode_text(info));
+	if (strict && (info->features & PCIEAUDIT_F_IOMMU_PRESENT))
+		fprintf(f, " (%s)", strict);
+	fprintf(f, ", %u PCI functions, %u IOMMU groups\n", info->device_count,
+		info->group_count);
+}
+
+static int status(FILE *f)
+{
+	return ferror(f) ? -EIO : 0;
+}
+
+int pa_text_report(FILE *f, const struct pa_report *rep)
+{
+	size_t n = rep->ndevices;
+	struct tree t = {
+		.f = f,
+		.rep = rep,
+		.printed = calloc(n + 1, sizeof(*t.printed)),
+		/* At most n levels, one more for details, and a NUL. */
+		.prefix = malloc(STEP * (n + 1) + 1),
+	};
+	int err = 0;
+
+	if (!t.printed || !t.prefix) {
+		err = -ENOMEM;
+	} else {
+		print_header(f, &rep->info);
+		print_forest(&t);
+		print_groups(f, rep);
+		err = status(f);
+	}
+	free(t.printed);
+	free(t.prefix);
+	return err;
+}
+
+int pa_text_info(FILE *f, const struct pa_info *info)
+{
+	fprintf(f, "module version:  %s\n", or_text(info->module_version, "?"));
+	fprintf(f, "kernel release:  %s\n", or_text(info->kernel_release, "?"));
+	fprintf(f, "features:       ");
+	for (size_t i = 0; i < PA_NFEATURES; i++)
+		fprintf(f, " %s%c", pa_feature_names[i].name,
+			info->features & pa_feature_names[i].bit ? '+' : '-');
+	fprintf(f, "\nIOMMU default:   %s\n", iommu_mode_text(info));
+	fprintf(f, "IOMMU strict:    %s\n", iommu_strict_text(info));
+	fprintf(f, "PCI functions:   %u\n", info->device_count);
+	fprintf(f, "IOMMU groups:    %u\n", info->group_count);
+	return status(f);
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Human-readable output: an lspci -tv like tree with audit details. */
+#ifndef PA_TEXT_OUT_H
+#define PA_TEXT_OUT_H
+
+#include <stdio.h>
+
+#include "model.h"
+
+/* A header line, the device tree per root bus, then the IOMMU groups.
+ * Returns 0 or a negative errno. */
+int pa_text_report(FILE *f, const struct pa_report *rep);
+
+/* One "name: value" line per module info field; 0 or a negative errno. */
+int pa_text_info(FILE *f, const struct pa_info *info);
+
+#endif /* PA_TEXT_OUT_H */
