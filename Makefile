@@ -24,7 +24,7 @@ module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) PCIEAUDIT_VERSION=$(VERSION) modules
 
 cli:
-	$(MAKE) -C user
+	$(MAKE) -C user VERSION=$(VERSION)
 
 # Installs missing Debian packages; a no-op when everything is present.
 deps:
@@ -41,7 +41,7 @@ unit: deps
 	$(MAKE) -C tests/unit run
 
 vm-test: deps
-	tests/vm/run-all.sh
+	@tests/vm/run-all.sh
 
 style:
 	tests/style.sh
@@ -50,7 +50,7 @@ check: deps unit style vm-test
 	@echo "make check: all tests passed"
 
 demo: deps
-	tests/vm/demo.sh
+	@tests/vm/demo.sh
 
 install: cli
 	$(MAKE) -C user install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)

@@ -1,0 +1,157 @@
+#!/bin/bash
+# Builds the busybox initramfs that boots the installed Debian kernel for the
+# VM tests. Prints the path of the cpio.gz on stdout.
+#
+# Cached: the output is named after a hash of every input (scripts, binaries,
+# libraries, modules, pcieaudit.ko, the CLI), so it is rebuilt exactly when
+# one of them changes.
+set -euo pipefail
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+KVER=$(detect_kver)
+MODDIR=/lib/modules/$KVER
+
+# Drivers for the functions the topologies create (loaded in the guest by
+# modalias). virtio_iommu is absent: Debian 6.1 has CONFIG_VIRTIO_IOMMU unset.
+# Display stand-ins (bochs-display) are left without a driver on purpose, so
+# that "driver": null is exercised.
+# vfio-pci and vfio_iommu_type1 serve the VFIO-ownership check (vfio-hold.c).
+GUEST_MODULES=(nvme e1000e e1000 virtio_pci virtio_net vfio-pci vfio_iommu_type1)
+
+command -v busybox >/dev/null || die "busybox missing; apt-get install busybox-static"
+BUSYBOX=$(command -v busybox)
+# A dynamically linked busybox would need its libraries; insist on static.
+if ldd "$BUSYBOX" >/dev/null 2>&1; then
+	die "$BUSYBOX is dynamically linked; install busybox-static"
+fi
+for t in lspci setpci depmod cpio gzip gcc; do
+	command -v "$t" >/dev/null || die "$t missing (pciutils, kmod, cpio, build-essential)"
+done
+PCI_IDS=/usr/share/misc/pci.ids
+[[ -r $PCI_IDS ]] || PCI_IDS=/usr/share/hwdata/pci.ids
+[[ -r $PCI_IDS ]] || die "pci.ids missing (pciutils / pci.ids package)"
+
+# ---- collect the inputs -------------------------------------------------------
+
+# Kernel modules: host kmod resolves dependencies (and softdeps) for us.
+# deps_of NAME: absolute paths of NAME's .ko and everything it needs.
+deps_of() {
+	local out
+	out=$(modprobe -S "$KVER" --show-depends "$1" 2>&1) || die "module $1 not found for $KVER: $out"
+	awk '$1 == "insmod" { print $2 }' <<<"$out"
+}
+MOD_FILES=()
+for m in "${GUEST_MODULES[@]}"; do
+	mapfile -t -O "${#MOD_FILES[@]}" MOD_FILES < <(deps_of "$m")
+	[[ ${#MOD_FILES[@]} -gt 0 ]] || die "no files for module $m"
+done
+
+# pcieaudit.ko's own dependencies (normally none outside vmlinux).
+KO_DEPS=()
+if [[ -f $MODULE_KO ]]; then
+	IFS=, read -r -a KO_DEPS <<<"$(modinfo -F depends "$MODULE_KO")"
+	for m in "${KO_DEPS[@]}"; do
+		[[ -n $m ]] || continue
+		mapfile -t -O "${#MOD_FILES[@]}" MOD_FILES < <(deps_of "$m")
+	done
+fi
+mapfile -t MOD_FILES < <(printf '%s\n' "${MOD_FILES[@]}" | sort -u)
+
+BINS=(/usr/bin/lspci /usr/bin/setpci)
+[[ -x $CLI_BIN ]] && BINS+=("$CLI_BIN")
+
+# Shared objects of the dynamic binaries, including the loader.
+mapfile -t LIBS < <(
+	for b in "${BINS[@]}"; do
+		ldd "$b" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]+ \(/ { print $1 }'
+	done | sort -u
+)
+
+INPUT_FILES=("$0" "$VM_DIR/lib.sh" "$VM_DIR/guest-init.sh" "$VM_DIR/vfio-hold.c" "$BUSYBOX" "$PCI_IDS"
+	"${BINS[@]}" "${LIBS[@]}" "${MOD_FILES[@]}"
+	"$MODDIR/modules.builtin" "$MODDIR/modules.order")
+[[ -f $MODULE_KO ]] && INPUT_FILES+=("$MODULE_KO")
+[[ -f $MODDIR/modules.builtin.modinfo ]] && INPUT_FILES+=("$MODDIR/modules.builtin.modinfo")
+
+# The key covers names and contents (a renamed input must miss the cache too).
+# Repo files are named relative to the repo, so the key does not depend on
+# where the clone lives or how this script was invoked.
+KEY=$({
+	printf '%s\n' "$KVER"
+	for f in "${INPUT_FILES[@]}"; do
+		f=$(realpath "$f")
+		printf '%s %s\n' "$(sha256sum <"$f" | cut -d' ' -f1)" "${f#"$REPO_ROOT"/}"
+	done
+} | sha256sum | cut -c1-16)
+
+mkdir -p "$OUT_DIR"
+IMG=$OUT_DIR/initramfs-$KEY.cpio.gz
+if [[ -s $IMG ]]; then
+	log "initramfs cached: ${IMG#"$REPO_ROOT"/}"
+	printf '%s\n' "$IMG"
+	exit 0
+fi
+
+# ---- assemble ---------------------------------------------------------------
+
+log "building initramfs for $KVER (key $KEY)"
+STAGE=$(mktemp -d "$OUT_DIR/stage.XXXXXX")
+trap 'rm -rf "$STAGE"' EXIT
+
+mkdir -p "$STAGE"/{bin,dev,proc,sys,tmp,run,etc,root,lib/pcieaudit,usr/bin,usr/share/misc}
+ln -s bin "$STAGE/sbin"
+ln -s ../bin "$STAGE/usr/sbin"
+
+cp "$BUSYBOX" "$STAGE/bin/busybox"
+for a in $("$BUSYBOX" --list); do
+	[[ $a == busybox ]] && continue
+	ln -sf busybox "$STAGE/bin/$a"
+done
+
+for b in "${BINS[@]}"; do
+	cp -L "$b" "$STAGE/usr/bin/"
+done
+# Static, so it needs nothing from the host's libraries.
+gcc -static -O2 -Wall -Werror -o "$STAGE/usr/bin/vfio-hold" "$VM_DIR/vfio-hold.c"
+for l in "${LIBS[@]}"; do
+	mkdir -p "$STAGE$(dirname "$l")"
+	cp -L "$l" "$STAGE$l"
+done
+cp -L "$PCI_IDS" "$STAGE/usr/share/misc/pci.ids"
+
+for f in "${MOD_FILES[@]}"; do
+	mkdir -p "$STAGE$(dirname "$f")"
+	cp "$f" "$STAGE$f"
+done
+cp "$MODDIR/modules.builtin" "$MODDIR/modules.order" "$STAGE$MODDIR/"
+[[ -f $MODDIR/modules.builtin.modinfo ]] && cp "$MODDIR/modules.builtin.modinfo" "$STAGE$MODDIR/"
+depmod -b "$STAGE" "$KVER"
+
+if [[ -f $MODULE_KO ]]; then
+	cp "$MODULE_KO" "$STAGE/lib/pcieaudit/pcieaudit.ko"
+	printf '%s\n' "${KO_DEPS[@]}" | sed '/^$/d' >"$STAGE/lib/pcieaudit/deps"
+fi
+
+# su needs the accounts for the unprivileged check.
+cat >"$STAGE/etc/passwd" <<'EOF'
+root:x:0:0:root:/root:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/bin/sh
+EOF
+cat >"$STAGE/etc/group" <<'EOF'
+root:x:0:
+nogroup:x:65534:
+EOF
+printf '/bin/sh\n' >"$STAGE/etc/shells"
+
+install -m 0755 "$VM_DIR/guest-init.sh" "$STAGE/init"
+
+TMP_IMG=$(mktemp "$OUT_DIR/initramfs.XXXXXX")
+(cd "$STAGE" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+	gzip -6 >"$TMP_IMG"
+mv "$TMP_IMG" "$IMG"
+# Older images are dead weight once their inputs changed.
+find "$OUT_DIR" -maxdepth 1 -name 'initramfs-*.cpio.gz' ! -name "${IMG##*/}" -delete
+log "initramfs: ${IMG#"$REPO_ROOT"/} ($(du -h "$IMG" | cut -f1))"
+printf '%s\n' "$IMG"

@@ -1,0 +1,251 @@
+#!/bin/sh
+# shellcheck shell=dash
+# /init of the pcieaudit test initramfs (busybox ash). It never judges
+# anything itself: it only exercises the module and the CLI, records what they
+# and the independent sources (lspci, sysfs) say, and ships it all to the host
+# over ttyS1, where tests/vm/oracle.py does the comparing. Anything that fails
+# here is recorded, never fatal, so the host always gets a payload to judge.
+
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+# The initramfs has no /dev/console node of its own; reopen stdio on it.
+exec </dev/console >/dev/console 2>&1
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mkdir -p /tmp /run
+mount -t tmpfs tmpfs /tmp
+
+PAYLOAD_BEGIN='=====PCIEAUDIT-PAYLOAD-BEGIN-7f3a9c====='
+PAYLOAD_END='=====PCIEAUDIT-PAYLOAD-END-7f3a9c====='
+CLI=/usr/bin/pcieaudit-cli
+KO=/lib/pcieaudit/pcieaudit.ko
+# Bound every CLI call so that a hang still leaves us a payload to ship
+# well within the host's 180 s (seven calls, each normally well under a second).
+T="timeout 15"
+
+SCENARIO=unknown
+VFIO_BDF=
+read -r CMDLINE </proc/cmdline
+for arg in $CMDLINE; do
+	case $arg in
+	pa_scenario=*) SCENARIO=${arg#pa_scenario=} ;;
+	pa_vfio=*) VFIO_BDF=${arg#pa_vfio=} ;;
+	esac
+done
+
+R=/tmp/results
+mkdir -p "$R"
+
+log() { echo "[guest] $*"; }
+
+# key=value facts about the run, read by the oracle.
+fact() { echo "$1=$2" >>"$R/facts.txt"; }
+
+fact scenario "$SCENARIO"
+fact kernel "$(uname -r)"
+fact cmdline "$CMDLINE"
+
+# Load drivers the way udev would: by each function's modalias. A function
+# without a matching module simply stays unbound (driver: null in the JSON).
+for d in /sys/bus/pci/devices/*; do
+	modprobe -q "$(cat "$d/modalias")" 2>/dev/null || true
+done
+lsmod >"$R/lsmod.txt" 2>&1
+
+# SR-IOV: enable up to two VFs on every PF that offers them, so that virtfn,
+# physfn and pf are exercised. Drivers are kept off the VFs: QEMU's NVMe VFs
+# are offline until provisioned, and probing them only times out.
+for d in /sys/bus/pci/devices/*; do
+	[ -r "$d/sriov_totalvfs" ] || continue
+	total=$(cat "$d/sriov_totalvfs")
+	[ "$total" -gt 0 ] || continue
+	n=2
+	[ "$total" -lt 2 ] && n=$total
+	echo 0 >"$d/sriov_drivers_autoprobe"
+	if echo "$n" >"$d/sriov_numvfs"; then
+		fact "sriov_${d##*/}" "$n"
+	else
+		fact "sriov_${d##*/}" failed
+	fi
+done
+
+# ---- independent snapshots -------------------------------------------------
+
+# One line per fact, "BDF<TAB>key<TAB>value", straight from sysfs.
+dump_sysfs() {
+	for d in /sys/bus/pci/devices/*; do
+		b=${d##*/}
+		for f in vendor device class subsystem_vendor subsystem_device revision numa_node; do
+			if [ -r "$d/$f" ]; then
+				printf '%s\t%s\t%s\n' "$b" "$f" "$(cat "$d/$f")"
+			fi
+		done
+		for l in driver iommu_group iommu; do
+			if [ -L "$d/$l" ]; then
+				v=$(readlink -f "$d/$l")
+				printf '%s\t%s\t%s\n' "$b" "$l" "${v##*/}"
+			fi
+		done
+		p=$(readlink -f "$d")
+		p=${p%/*}
+		printf '%s\t%s\t%s\n' "$b" parent "${p##*/}"
+		# Header type; bit 7 is the multifunction bit.
+		printf '%s\t%s\t%s\n' "$b" hdr_type \
+			"$(dd if="$d/config" bs=1 skip=14 count=1 2>/dev/null | od -An -tx1 | tr -d ' \n')"
+		# A bridge with a subordinate bus has it as pci_bus/DDDD:BB.
+		for sb in "$d"/pci_bus/*; do
+			[ -e "$sb" ] && printf '%s\t%s\t%s\n' "$b" subordinate "${sb##*/}"
+		done
+		[ -L "$d/physfn" ] && printf '%s\t%s\t%s\n' "$b" physfn "$(basename "$(readlink -f "$d/physfn")")"
+		[ -r "$d/sriov_numvfs" ] && printf '%s\t%s\t%s\n' "$b" sriov_numvfs "$(cat "$d/sriov_numvfs")"
+	done
+}
+
+# "GROUP<TAB>type<TAB>T" and "GROUP<TAB>member<TAB>NAME<TAB>SUBSYSTEM".
+dump_groups() {
+	[ -d /sys/kernel/iommu_groups ] || return 0
+	for g in /sys/kernel/iommu_groups/*; do
+		[ -d "$g" ] || continue
+		n=${g##*/}
+		[ -r "$g/type" ] && printf '%s\t%s\t%s\n' "$n" type "$(cat "$g/type")"
+		for m in "$g"/devices/*; do
+			[ -e "$m" ] || continue
+			s=$(readlink -f "$m/subsystem")
+			printf '%s\t%s\t%s\t%s\n' "$n" member "${m##*/}" "${s##*/}"
+		done
+	done
+}
+
+# Raw configuration space of every function, as hex bytes, for the oracle's
+# register-level cross-checks.
+dump_config() {
+	for d in /sys/bus/pci/devices/*; do
+		printf '%s ' "${d##*/}"
+		od -An -tx1 -v "$d/config" | tr -d ' \n'
+		echo
+	done
+}
+
+# snapshot DIR [WRAPPER]: everything the oracle compares, taken back to
+# back; WRAPPER (a command prefix) runs the JSON report.
+snapshot() {
+	mkdir -p "$1"
+	if [ $HAVE = 1 ]; then
+		# shellcheck disable=SC2086 # $2 is a command prefix, split on purpose
+		$T $2 $CLI report --json >"$1/report.json" 2>"$1/report.err"
+		echo $? >"$1/report.rc"
+	fi
+	lspci -D -vvv >"$1/lspci.txt" 2>"$1/lspci.err"
+	lspci -D -mm >"$1/lspci-mm.txt" 2>>"$1/lspci.err"
+	dump_sysfs >"$1/sysfs.tsv"
+	dump_groups >"$1/groups.tsv"
+	dump_config >"$1/config.hex"
+}
+
+# "name expected actual" per error-path check.
+errpath() {
+	echo "$1 $2 $3" >>"$R/errpaths.txt"
+}
+
+# ---- the run ----------------------------------------------------------------
+
+HAVE=1
+if [ ! -x $CLI ] || [ ! -f $KO ]; then
+	# Still collect the independent data so the host side can be exercised.
+	log "pcieaudit-cli or pcieaudit.ko missing from the initramfs"
+	fact artifacts missing
+	HAVE=0
+else
+	fact artifacts present
+	# Before the module is loaded the family does not exist: exit 4.
+	$T $CLI report >"$R/notloaded.out" 2>&1
+	errpath module_not_loaded 4 $?
+
+	if [ -f /lib/pcieaudit/deps ]; then
+		while read -r m; do modprobe "$m"; done </lib/pcieaudit/deps
+	fi
+	insmod $KO >"$R/insmod.out" 2>&1
+	rc=$?
+	fact insmod_rc $rc
+	log "insmod pcieaudit.ko: rc=$rc"
+fi
+
+snapshot "$R/snap1"
+if [ $HAVE = 1 ]; then
+	$T $CLI report >"$R/report.txt" 2>"$R/report-text.err"
+	fact text_report_rc $?
+fi
+
+# Runtime change: flip one ACS control bit of the first root port that has
+# ACS; the module must report the live register, not a cached copy.
+target=
+for d in /sys/bus/pci/devices/*; do
+	b=${d##*/}
+	flags=$(setpci -s "$b" CAP_EXP+2.w 2>/dev/null) || continue
+	[ $(((0x$flags >> 4) & 0xf)) -eq 4 ] || continue
+	acscap=$(setpci -s "$b" ECAP_ACS+4.w 2>/dev/null) || continue
+	target=$b
+	break
+done
+if [ -n "$target" ]; then
+	old=$(setpci -s "$target" ECAP_ACS+6.w)
+	# ReqRedir (bit 2) when the port implements it, else its lowest
+	# implemented bit: a bit outside the capability would not stick.
+	bit=4
+	[ $((0x$acscap & bit)) -ne 0 ] || bit=$((0x$acscap & -0x$acscap))
+	new=$(printf '%04x' $((0x$old ^ bit)))
+	setpci -s "$target" ECAP_ACS+6.w="$new"
+	readback=$(setpci -s "$target" ECAP_ACS+6.w)
+	printf 'bdf=%s\nold=%s\nnew=%s\nreadback=%s\n' "$target" "$old" "$new" "$readback" >"$R/acs_change.txt"
+	log "ACS ctrl of $target: $old -> $readback"
+	snapshot "$R/snap2"
+else
+	log "no root port with ACS; runtime-change check not applicable"
+fi
+
+if [ $HAVE = 1 ]; then
+	$T $CLI report 0000:7f:1f.7 >"$R/nonexistent.out" 2>&1
+	errpath nonexistent_bdf 7 $?
+	# Unprivileged: nobody lacks CAP_NET_ADMIN.
+	$T su -s /bin/sh -c "$CLI report" nobody >"$R/unprivileged.out" 2>&1
+	errpath unprivileged 5 $?
+	su -s /bin/sh -c id nobody >"$R/unprivileged-id.out" 2>&1
+fi
+
+# VFIO ownership (pa_vfio=BDF): bind the function to vfio-pci and take one
+# more snapshot while vfio-hold keeps its group in a type1 container, where
+# the attached domain is unmanaged and no longer the default one. Last,
+# because it takes the function away from its driver.
+if [ $HAVE = 1 ] && [ -n "$VFIO_BDF" ]; then
+	d=/sys/bus/pci/devices/$VFIO_BDF
+	modprobe vfio-pci
+	modprobe vfio_iommu_type1
+	echo vfio-pci >"$d/driver_override"
+	[ -L "$d/driver" ] && echo "$VFIO_BDF" >"$d/driver/unbind"
+	echo "$VFIO_BDF" >/sys/bus/pci/drivers_probe
+	group=$(readlink -f "$d/iommu_group")
+	group=${group##*/}
+	fact vfio_bdf "$VFIO_BDF"
+	fact vfio_group "$group"
+	fact vfio_driver "$(basename "$(readlink -f "$d/driver")")"
+	snapshot "$R/vfio" "vfio-hold $group"
+	log "vfio: $VFIO_BDF (group $group) held: report rc $(cat "$R/vfio/report.rc")"
+fi
+
+# Kernel log last, so it covers everything above.
+dmesg >"$R/dmesg.txt"
+fact finished 1
+
+# Ship the results: the host cuts the base64 out between the markers.
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+{
+	echo
+	echo "$PAYLOAD_BEGIN"
+	tar -czf - -C /tmp results | base64
+	echo "$PAYLOAD_END"
+} >/dev/ttyS1
+sync
+log "payload sent; powering off"
+poweroff -f

@@ -1,0 +1,113 @@
+#!/bin/bash
+# run-topology.sh [--timeout SECONDS] NAME
+#
+# Boots topologies/NAME.sh under QEMU TCG with the test initramfs, pulls the
+# guest's results out of the ttyS1 payload into out/NAME/results/ and runs the
+# oracle on them. Exit status: 0 pass, 1 fail, 77 skipped (module or CLI not
+# built; set PCIEAUDIT_VM_ALLOW_MISSING=1 to boot and check the independent
+# data anyway).
+set -euo pipefail
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+TIMEOUT=${PCIEAUDIT_VM_TIMEOUT:-180}
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--timeout) TIMEOUT=$2; shift 2 ;;
+	-h | --help) sed -n '2,9s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-*) die "unknown option $1" ;;
+	*) break ;;
+	esac
+done
+if [[ $# -ne 1 ]]; then
+	names=("$VM_DIR"/topologies/*.sh)
+	names=("${names[@]##*/}")
+	die "usage: $0 [--timeout S] NAME (one of: ${names[*]%.sh})"
+fi
+NAME=$1
+TOPO=$VM_DIR/topologies/$NAME.sh
+[[ -f $TOPO ]] || die "no topology $TOPO"
+
+TOPO_DESC='' TOPO_CMDLINE='' TOPO_EXPECT=() TOPO_ARGS=() TOPO_MEM=768 TOPO_CPU=qemu64
+# shellcheck source=/dev/null
+. "$TOPO"
+
+ALLOW_MISSING=${PCIEAUDIT_VM_ALLOW_MISSING:-0}
+if ! have_artifacts; then
+	if [[ $ALLOW_MISSING != 1 ]]; then
+		log "SKIP $NAME: ${MODULE_KO#"$REPO_ROOT"/} or ${CLI_BIN#"$REPO_ROOT"/} not built (make module cli)"
+		exit 77
+	fi
+	log "$NAME: artifacts missing; checking the independent data only"
+fi
+
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (qemu-system-x86)"
+KVER=$(detect_kver)
+export KVER
+KERNEL=/boot/vmlinuz-$KVER
+[[ -r $KERNEL ]] || die "cannot read $KERNEL"
+IMG=$("$VM_DIR/build-initramfs.sh")
+
+RES=$OUT_DIR/$NAME
+rm -rf "$RES"
+mkdir -p "$RES"
+
+# Console (kernel log, guest messages) on ttyS0 and the payload alone on
+# ttyS1, each to its own file, so kernel messages cannot corrupt the base64.
+# TCG only: KVM is not usable on the CI hosts. panic=-1 + -no-reboot turn a
+# guest panic into an immediate QEMU exit instead of a hang.
+# shellcheck disable=SC2054 # commas belong to QEMU's option syntax
+QEMU=(qemu-system-x86_64
+	-machine q35,accel=tcg -cpu "$TOPO_CPU" -smp 1 -m "$TOPO_MEM"
+	-nodefaults -nographic -no-reboot -monitor none
+	-serial "file:$RES/console.log" -serial "file:$RES/payload.txt"
+	-kernel "$KERNEL" -initrd "$IMG"
+	# No option ROMs: iPXE on every NIC only slows the firmware down.
+	-global e1000e.romfile= -global e1000.romfile= -global virtio-net-pci.romfile=
+	-append "console=ttyS0 panic=-1 loglevel=6 pa_scenario=$NAME $TOPO_CMDLINE"
+	"${TOPO_ARGS[@]}")
+printf '%q ' "${QEMU[@]}" >"$RES/qemu.cmd"
+echo >>"$RES/qemu.cmd"
+
+log "$NAME: booting ($TOPO_DESC)"
+start=$SECONDS
+rc=0
+timeout -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null >"$RES/qemu.log" 2>&1 || rc=$?
+elapsed=$((SECONDS - start))
+echo "$elapsed" >"$RES/boot_seconds"
+
+fail() {
+	log "FAIL $NAME: $*"
+	log "--- last lines of ${RES#"$REPO_ROOT"/}/console.log ---"
+	tail -n 30 "$RES/console.log" >&2 || true
+	log "--- ${RES#"$REPO_ROOT"/}/qemu.log ---"
+	grep -v 'has no peer' "$RES/qemu.log" >&2 || true
+	exit 1
+}
+[[ $rc -eq 124 || $rc -eq 137 ]] && fail "QEMU timed out after ${TIMEOUT}s"
+[[ $rc -eq 0 ]] || fail "QEMU exited with $rc"
+
+# Extract the payload; a missing end marker means the guest died mid-send.
+if ! grep -q "^$PAYLOAD_END" "$RES/payload.txt"; then
+	fail "no complete payload on ttyS1"
+fi
+sed -n "/^$PAYLOAD_BEGIN/,/^$PAYLOAD_END/{/^=====/d;p}" "$RES/payload.txt" | tr -d '\r' |
+	base64 -d | tar -xzmf - -C "$RES" || fail "payload does not decode"
+log "$NAME: guest finished in ${elapsed}s"
+
+ORACLE_ARGS=(--results "$RES/results")
+for e in "${TOPO_EXPECT[@]}"; do ORACLE_ARGS+=(--expect "$e"); done
+[[ $ALLOW_MISSING == 1 ]] && ORACLE_ARGS+=(--allow-missing)
+if python3 "$VM_DIR/oracle.py" "${ORACLE_ARGS[@]}" >"$RES/oracle.txt" 2>&1; then
+	cat "$RES/oracle.txt"
+	if ! have_artifacts; then
+		log "SKIP $NAME: independent data consistent; module/CLI not tested"
+		exit 77
+	fi
+	log "PASS $NAME (${elapsed}s)"
+	exit 0
+fi
+cat "$RES/oracle.txt" >&2
+log "FAIL $NAME: oracle found differences (results in ${RES#"$REPO_ROOT"/}/results)"
+exit 1

@@ -1,0 +1,27 @@
+# shellcheck shell=bash disable=SC2034,SC2054
+# Sourced by run-topology.sh. The demo machine; also run as a test.
+TOPO_DESC="demo: 4 GPU stand-ins behind a switch, NIC and NVMe on their own root ports, VT-d"
+TOPO_CMDLINE="intel_iommu=on"
+TOPO_EXPECT=(iommu=intel default_domain=DMA-FQ switch=1 acs_off_root_port=1 downgraded=1)
+TOPO_ARGS=(
+	-device intel-iommu
+	# GPU switch: x16 Gen4 root port, upstream port, four downstream ports.
+	-device pcie-root-port,id=rp_gpu,bus=pcie.0,addr=0x2.0,multifunction=on,chassis=1,port=1,x-speed=16,x-width=16
+	-device pcie-root-port,id=rp_nic,bus=pcie.0,addr=0x2.1,chassis=2,port=2,x-speed=8,x-width=8
+	-device pcie-root-port,id=rp_nvme,bus=pcie.0,addr=0x2.2,chassis=3,port=3,x-speed=8,x-width=4
+	# A slot whose ACS was turned off, as some firmwares do.
+	-device pcie-root-port,id=rp_spare,bus=pcie.0,addr=0x2.3,chassis=4,port=4,disable-acs=on
+	-device x3130-upstream,id=gpusw,bus=rp_gpu
+	-device xio3130-downstream,id=gpusw0,bus=gpusw,chassis=10,slot=0
+	-device xio3130-downstream,id=gpusw1,bus=gpusw,chassis=11,slot=1
+	-device xio3130-downstream,id=gpusw2,bus=gpusw,chassis=12,slot=2
+	-device xio3130-downstream,id=gpusw3,bus=gpusw,chassis=13,slot=3
+	-device virtio-gpu-pci,bus=gpusw0
+	-device virtio-gpu-pci,bus=gpusw1
+	-device bochs-display,bus=gpusw2
+	-device bochs-display,bus=gpusw3
+	-device e1000e,bus=rp_nic
+	-device nvme,bus=rp_nvme,serial=pa4001
+	-device virtio-net-pci,bus=rp_spare,addr=0x0.0,multifunction=on
+	-device virtio-net-pci,bus=rp_spare,addr=0x0.1
+)

@@ -1,0 +1,21 @@
+# shellcheck shell=bash disable=SC2034,SC2054
+# Sourced by run-topology.sh.
+TOPO_DESC="Intel VT-d in passthrough (iommu=pt); PCIe-to-PCI bridge with conventional devices; SR-IOV NVMe with 2 VFs"
+TOPO_CMDLINE="intel_iommu=on iommu=pt"
+TOPO_EXPECT=(iommu=intel default_domain=identity pcie_to_pci_bridge=1 conventional=1 acs_off_root_port=1 sriov=1)
+TOPO_ARGS=(
+	-device intel-iommu
+	-device pcie-root-port,id=rp1,bus=pcie.0,addr=0x2.0,multifunction=on,chassis=1,port=1,x-speed=16,x-width=16
+	-device pcie-root-port,id=rp2,bus=pcie.0,addr=0x2.1,chassis=2,port=2,disable-acs=on
+	-device pcie-root-port,id=rp3,bus=pcie.0,addr=0x5.0,multifunction=on,chassis=3,port=3
+	-device pcie-root-port,id=rp4,bus=pcie.0,addr=0x5.1,chassis=4,port=4,x-speed=8,x-width=4
+	-device nvme,bus=rp1,serial=pa2001
+	-device pcie-pci-bridge,id=pb1,bus=rp2
+	# Conventional PCI: no Express capability, no link, shares a group.
+	-device e1000,bus=pb1,addr=0x1
+	-device e1000,bus=pb1,addr=0x2
+	-device virtio-net-pci,bus=rp3
+	# SR-IOV PF; the guest enables two VFs (QEMU 7.2 wants a subsystem).
+	-device nvme-subsys,id=nvs0
+	-device nvme,bus=rp4,serial=pa2002,subsys=nvs0,sriov_max_vfs=2,sriov_vq_flexible=4,sriov_vi_flexible=2
+)
