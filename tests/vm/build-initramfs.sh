@@ -69,7 +69,8 @@ mapfile -t LIBS < <(
 	done | sort -u
 )
 
-INPUT_FILES=("$0" "$VM_DIR/lib.sh" "$VM_DIR/guest-init.sh" "$VM_DIR/vfio-hold.c" "$BUSYBOX" "$PCI_IDS"
+INPUT_FILES=("$0" "$VM_DIR/lib.sh" "$VM_DIR/guest-init.sh" "$VM_DIR/vfio-hold.c" "$VM_DIR/dump-probe.c"
+	"$REPO_ROOT/include/uapi/linux/pcieaudit.h" "$BUSYBOX" "$PCI_IDS"
 	"${BINS[@]}" "${LIBS[@]}" "${MOD_FILES[@]}"
 	"$MODDIR/modules.builtin" "$MODDIR/modules.order")
 [[ -f $MODULE_KO ]] && INPUT_FILES+=("$MODULE_KO")
@@ -115,6 +116,11 @@ for b in "${BINS[@]}"; do
 done
 # Static, so it needs nothing from the host's libraries.
 gcc -static -O2 -Wall -Werror -o "$STAGE/usr/bin/vfio-hold" "$VM_DIR/vfio-hold.c"
+# Linked like the CLI, whose libnl libraries are copied below.
+# shellcheck disable=SC2046 # pkg-config output is a list of flags
+gcc -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -I"$REPO_ROOT/include/uapi" \
+	$(pkg-config --cflags libnl-genl-3.0) -o "$STAGE/usr/bin/dump-probe" \
+	"$VM_DIR/dump-probe.c" $(pkg-config --libs libnl-genl-3.0)
 for l in "${LIBS[@]}"; do
 	mkdir -p "$STAGE$(dirname "$l")"
 	cp -L "$l" "$STAGE$l"

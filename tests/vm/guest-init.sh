@@ -27,11 +27,13 @@ T="timeout 15"
 
 SCENARIO=unknown
 VFIO_BDF=
+REMOVE_BDF=
 read -r CMDLINE </proc/cmdline
 for arg in $CMDLINE; do
 	case $arg in
 	pa_scenario=*) SCENARIO=${arg#pa_scenario=} ;;
 	pa_vfio=*) VFIO_BDF=${arg#pa_vfio=} ;;
+	pa_remove=*) REMOVE_BDF=${arg#pa_remove=} ;;
 	esac
 done
 
@@ -232,6 +234,18 @@ if [ $HAVE = 1 ] && [ -n "$VFIO_BDF" ]; then
 	fact vfio_driver "$(basename "$(readlink -f "$d/driver")")"
 	snapshot "$R/vfio" "vfio-hold $group"
 	log "vfio: $VFIO_BDF (group $group) held: report rc $(cat "$R/vfio/report.rc")"
+fi
+
+# Dumps across parts (dump-probe.c): once undisturbed, then with a function
+# removed after the first part (pa_remove=BDF). Last but one, because the
+# removal changes the topology.
+if [ $HAVE = 1 ]; then
+	dump_sysfs >"$R/dump-before.sysfs"
+	$T dump-probe >"$R/dump-plain.txt" 2>&1
+	if [ -n "$REMOVE_BDF" ]; then
+		$T dump-probe --remove "$REMOVE_BDF" >"$R/dump-remove.txt" 2>&1
+		dump_sysfs >"$R/dump-after.sysfs"
+	fi
 fi
 
 # Kernel log last, so it covers everything above.

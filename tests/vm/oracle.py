@@ -724,6 +724,53 @@ class Checker:
             if name not in seen:
                 self.err("error-paths", f"{name} was not run")
 
+    # -- dumps across parts (dump-probe.c) -----------------------------------
+
+    def dumps(self, results, facts):
+        """Dumps resume by key: ordered, never repeated, never skipping a
+        function that stayed; a removal between parts is flagged."""
+        before_path = os.path.join(results, "dump-before.sysfs")
+        if not os.path.exists(before_path):
+            self.err("dump", "dump-probe was not run")
+            return
+        before = sysfs_bdfs(read_text(before_path))
+        plain = parse_probe(read_text(os.path.join(results, "dump-plain.txt")))
+        remove = re.search(r"pa_remove=(\S+)", facts.get("cmdline", ""))
+        self.dump_run("dump", plain, before, before, None)
+        if remove:
+            # The removal test needs a part built after it: at least three.
+            self.count("dump parts")
+            if plain["parts"] < 3:
+                self.err("dump", f"only {plain['parts']} parts; the removal test needs 3")
+            after = sysfs_bdfs(read_text(os.path.join(results, "dump-after.sysfs")))
+            run = parse_probe(read_text(os.path.join(results, "dump-remove.txt")))
+            self.dump_run("dump --remove", run, before, after, set(remove.group(1).split(",")))
+
+    def dump_run(self, where, run, before, after, removed):
+        self.count("dump")
+        if run["rc"] != 0 or not run["done"]:
+            self.err(where, f"dump did not complete (rc {run['rc']})")
+        seen = [bdf for bdf, _, _ in run["devs"]]
+        if seen != sorted(set(seen)):
+            self.err(where, "functions out of order or repeated: " + " ".join(seen))
+        gone = before - after
+        for bdf in sorted(after - set(seen)):
+            self.err(where, f"{bdf} stayed in sysfs but the dump skipped it")
+        for bdf in sorted(set(seen) - before):
+            self.err(where, f"{bdf} was never in sysfs")
+        if removed is None:
+            if any(intr for _, _, intr in run["devs"]):
+                self.err(where, "NLM_F_DUMP_INTR set though nothing changed")
+            return
+        for bdf in sorted(removed - gone):
+            self.err(where, f"{bdf} was not removed from sysfs")
+        # Parts 1 and 2 were built before the removal; later ones after it.
+        for bdf, part, _ in run["devs"]:
+            if bdf in gone and part > 2:
+                self.err(where, f"{bdf} reported in part {part}, after its removal")
+        if not any(intr for _, part, intr in run["devs"] if part > 2):
+            self.err(where, "no message after the removal carries NLM_F_DUMP_INTR")
+
     def dmesg(self, results):
         path = os.path.join(results, "dmesg.txt")
         if not os.path.exists(path):
@@ -782,6 +829,14 @@ class Checker:
             elif key == "sriov":
                 if not any("physfn" in s for s in sysfs.values()):
                     self.err(w, "no SR-IOV virtual function")
+            elif key == "numa":
+                # Functions on at least VAL known NUMA nodes (pxb-pcie numa_node).
+                nodes = {s.get("numa_node") for s in sysfs.values()} - {"-1", None}
+                if len(nodes) < int(val):
+                    self.err(w, f"NUMA nodes seen: {sorted(nodes)}")
+            elif key == "functions":
+                if len(sysfs) < int(val):
+                    self.err(w, f"only {len(sysfs)} functions")
             elif key == "downgraded":
                 if not any(d["lnkcap"] and expected_downgraded(d) for d in lsp.values()):
                     self.err(w, "no downgraded link")
@@ -794,6 +849,55 @@ def fmt(v):
     if isinstance(v, int) and not isinstance(v, bool) and v > 9:
         return f"{v} ({v:#x})"
     return json.dumps(v) if not isinstance(v, str) or v != "<absent>" else v
+
+
+def sysfs_bdfs(text):
+    return {line.split("\t", 1)[0] for line in text.splitlines() if line}
+
+
+def parse_probe(text):
+    """dump-probe.c's output: devs as (bdf, part, intr), parts, rc, done."""
+    run = {"devs": [], "parts": 0, "rc": None, "done": False}
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) == 6 and f[0] == "dev":
+            run["devs"].append((f[1], int(f[3]), f[5] == "1"))
+        elif len(f) == 5 and f[0] == "done":
+            run.update(parts=int(f[2]), rc=int(f[4]), done=True)
+    return run
+
+
+def dump_selftest():
+    """The dump checks pass a correct run and fail each wrong one."""
+    def sysfs(bdfs):
+        return {b for b in bdfs}
+    before = sysfs(f"0000:00:{i:02x}.0" for i in range(8))
+    after = before - {"0000:00:06.0"}
+    def run(devs, parts=4):
+        return {"devs": devs, "parts": parts, "rc": 0, "done": True}
+    good = [(b, 1 + i // 3, i >= 6) for i, b in enumerate(sorted(after))]
+    cases = {
+        "good": (run(good), True),
+        "repeated": (run(good[:3] + good[2:]), False),
+        "skipped": (run(good[:2] + good[3:]), False),
+        "removed-late": (run(good[:5] + [("0000:00:06.0", 3, True)] + good[5:]), False),
+        "no-intr": (run([(b, p, False) for b, p, _ in good]), False),
+    }
+    ok = True
+    for name, (r, want_pass) in cases.items():
+        c = Checker()
+        c.dump_run("dump", r, before, after, {"0000:00:06.0"})
+        if (not c.errors) != want_pass:
+            ok = False
+            print(f"selftest FAIL: dump {name}: {c.errors or 'accepted'}")
+    c = Checker()
+    c.dump_run("dump", run([(b, 1, True) for b in sorted(before)]), before, before, None)
+    if not c.errors:
+        ok = False
+        print("selftest FAIL: dump with a spurious NLM_F_DUMP_INTR accepted")
+    if ok:
+        print("selftest ok: dump resume and interruption checks")
+    return ok
 
 
 def judge(results, expects, allow_missing=False, quiet=False):
@@ -846,6 +950,7 @@ def judge(results, expects, allow_missing=False, quiet=False):
         if "snap2" in snaps:
             c.acs_change(results, reps.get("snap1"), reps.get("snap2"), snaps["snap2"])
         c.errpaths(results)
+        c.dumps(results, facts)
     elif "snap2" in snaps:
         c.acs_change(results, None, None, snaps["snap2"])
 
@@ -1123,6 +1228,13 @@ def selftest(fixture):
             f.write("artifacts=present\ninsmod_rc=0\ntext_report_rc=0\n")
         with open(os.path.join(good, "errpaths.txt"), "w", encoding="utf-8") as f:
             f.write("module_not_loaded 4 4\nnonexistent_bdf 7 7\nunprivileged 5 5\n")
+        # An undisturbed one-part dump of every function in the fixture.
+        shutil.copy(os.path.join(good, "snap1", "sysfs.tsv"),
+                    os.path.join(good, "dump-before.sysfs"))
+        with open(os.path.join(good, "dump-plain.txt"), "w", encoding="utf-8") as f:
+            for bdf in sorted(sysfs_bdfs(read_text(os.path.join(good, "snap1", "sysfs.tsv")))):
+                f.write(f"dev {bdf} part 1 intr 0\n")
+            f.write("done parts 1 rc 0\n")
         facts = read_kv(os.path.join(good, "facts.txt"))
         for tag in SNAPSHOTS:
             if not os.path.isdir(os.path.join(good, tag)):
@@ -1237,6 +1349,7 @@ def main():
         for fx in fixtures:
             print(f"selftest: fixture {os.path.relpath(fx, here)}")
             ok = selftest(fx) and ok
+        ok = dump_selftest() and ok
         print("selftest:", "PASS" if ok else "FAIL")
         return 0 if ok else 1
     if not args.results:
