@@ -3,7 +3,7 @@
 # netlink parts. After part 1, pa_remove takes away one function already
 # sent (an index-based resume would then skip a survivor) and one not yet
 # sent (which must not appear). A second host bridge (pxb-pcie) on NUMA node 1.
-TOPO_DESC="55+ functions over 5+ dump parts, one removed mid-dump; pxb-pcie on NUMA node 1; VT-d"
+TOPO_DESC="55 functions over 4 dump parts, two removed mid-dump; pxb-pcie on NUMA node 1; VT-d"
 TOPO_CMDLINE="intel_iommu=on pa_remove=0000:01:00.2,0000:43:00.1"
 TOPO_EXPECT=(iommu=intel switch=1 multifunction=1 numa=1 functions=55)
 TOPO_ARGS=(
