@@ -9,6 +9,7 @@
 #define _PCIEAUDIT_COMPAT_H
 
 #include <linux/bits.h>
+#include <linux/rcupdate.h>
 #include <linux/iommu.h>
 #include <linux/pci.h>
 #include <net/genetlink.h>
@@ -16,7 +17,9 @@
 /*
  * Kbuild refuses kernels older than 5.10, the first with per-op policies in
  * struct genl_ops. Features that distributions backport are probed in Kbuild
- * from the target's headers rather than guessed from its version.
+ * from the target's headers rather than guessed from its version. Kbuild
+ * also defines PCIEAUDIT_KVER (major * 100 + minor), used only for what no
+ * header shows: the P2PDMA rules private to drivers/pci/p2pdma.c.
  */
 
 /*
@@ -89,6 +92,36 @@ static inline struct device *pcieaudit_iommu_instance(struct device *dev)
 static inline u16 pcieaudit_acs_pos(struct pci_dev *pdev)
 {
 	return pdev->acs_cap;
+}
+
+/*
+ * The CPU rule of calc_map_type_and_dist(): "PCI/P2PDMA: Whitelist AMD Zen
+ * and newer CPUs for P2PDMA" (v5.9), x86 only, read from CPU 0 as the
+ * kernel does (cpu_data(0) is boot_cpu_data's per-CPU copy).
+ */
+static inline bool pcieaudit_cpu_supports_p2pdma(void)
+{
+#ifdef CONFIG_X86
+	return boot_cpu_data.x86_vendor == X86_VENDOR_AMD &&
+	       boot_cpu_data.x86 >= 0x17;
+#else
+	return false;
+#endif
+}
+
+/*
+ * Before "PCI/P2PDMA: Allocate map_types xarray entries with GFP_ATOMIC"
+ * (v6.9), calc_map_type_and_dist() allocates with GFP_KERNEL under
+ * rcu_read_lock() when the provider owns P2P memory; do not call it then.
+ * Stable backports cannot be detected, so older kernels are assumed unfixed.
+ */
+static inline bool pcieaudit_p2pdma_call_unsafe(struct pci_dev *provider)
+{
+#ifdef CONFIG_PCI_P2PDMA
+	return PCIEAUDIT_KVER < 609 && rcu_access_pointer(provider->p2pdma);
+#else
+	return false;
+#endif
 }
 
 #endif /* _PCIEAUDIT_COMPAT_H */

@@ -15,26 +15,48 @@
 #include "dev_facts.h"
 #include "iommu_facts.h"
 #include "netlink.h"
+#include "netlink_internal.h"
 #include "pci_walk.h"
 #include "version.h"
 
-static struct genl_family pcieaudit_family;
-
 /* policies */
 
-static const struct nla_policy addr_policy[PCIEAUDIT_A_ADDR_MAX + 1] = {
+const struct nla_policy pcieaudit_addr_policy[PCIEAUDIT_A_ADDR_MAX + 1] = {
 	[PCIEAUDIT_A_ADDR_DOMAIN] = { .type = NLA_U32 },
 	[PCIEAUDIT_A_ADDR_BUS] = { .type = NLA_U8 },
 	[PCIEAUDIT_A_ADDR_DEVFN] = { .type = NLA_U8 },
 };
 
 static const struct nla_policy dev_get_policy[PCIEAUDIT_A_DEV_ADDR + 1] = {
-	[PCIEAUDIT_A_DEV_ADDR] = NLA_POLICY_NESTED(addr_policy),
+	[PCIEAUDIT_A_DEV_ADDR] = NLA_POLICY_NESTED(pcieaudit_addr_policy),
+};
+
+const struct nla_policy pcieaudit_class_policy[PCIEAUDIT_A_CLASS_MAX + 1] = {
+	[PCIEAUDIT_A_CLASS_VALUE] = { .type = NLA_U32 },
+	[PCIEAUDIT_A_CLASS_MASK] = { .type = NLA_U32 },
+};
+
+const struct nla_policy pcieaudit_p2p_policy[PCIEAUDIT_A_P2P_MAX + 1] = {
+	[PCIEAUDIT_A_P2P_PROVIDER] = NLA_POLICY_NESTED(pcieaudit_addr_policy),
+	[PCIEAUDIT_A_P2P_CLIENT] = NLA_POLICY_NESTED(pcieaudit_addr_policy),
+	[PCIEAUDIT_A_P2P_SELECT_DEV] = NLA_POLICY_NESTED(pcieaudit_addr_policy),
+	[PCIEAUDIT_A_P2P_SELECT_CLASS] = NLA_POLICY_NESTED(pcieaudit_class_policy),
+	[PCIEAUDIT_A_P2P_FLAGS] = { .type = NLA_U32 },
+	[PCIEAUDIT_A_P2P_KERNEL_DISTANCE] = { .type = NLA_REJECT },
+	[PCIEAUDIT_A_P2P_PAIR] = { .type = NLA_REJECT },
 };
 
 /* message builders */
 
-static int put_addr(struct sk_buff *skb, int type, struct pci_dev *pdev)
+/**
+ * pcieaudit_nl_put_addr - a function's address as a nest
+ * @skb: message
+ * @type: attribute type of the nest
+ * @pdev: the function
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int pcieaudit_nl_put_addr(struct sk_buff *skb, int type, struct pci_dev *pdev)
 {
 	struct nlattr *nest;
 
@@ -123,7 +145,7 @@ static int put_dev_attrs(struct sk_buff *skb, struct pci_dev *pdev,
 {
 	struct pci_dev *up = pci_upstream_bridge(pdev);
 
-	if (put_addr(skb, PCIEAUDIT_A_DEV_ADDR, pdev) ||
+	if (pcieaudit_nl_put_addr(skb, PCIEAUDIT_A_DEV_ADDR, pdev) ||
 	    nla_put_string(skb, PCIEAUDIT_A_DEV_NAME, pci_name(pdev)) ||
 	    nla_put_u16(skb, PCIEAUDIT_A_DEV_VENDOR, pdev->vendor) ||
 	    nla_put_u16(skb, PCIEAUDIT_A_DEV_DEVICE, pdev->device) ||
@@ -139,10 +161,10 @@ static int put_dev_attrs(struct sk_buff *skb, struct pci_dev *pdev,
 	if (pci_is_pcie(pdev) &&
 	    nla_put_u8(skb, PCIEAUDIT_A_DEV_PCIE_TYPE, pci_pcie_type(pdev)))
 		return -EMSGSIZE;
-	if (up && put_addr(skb, PCIEAUDIT_A_DEV_UPSTREAM, up))
+	if (up && pcieaudit_nl_put_addr(skb, PCIEAUDIT_A_DEV_UPSTREAM, up))
 		return -EMSGSIZE;
 	if (pdev->is_virtfn &&
-	    put_addr(skb, PCIEAUDIT_A_DEV_PF, pci_physfn(pdev)))
+	    pcieaudit_nl_put_addr(skb, PCIEAUDIT_A_DEV_PF, pci_physfn(pdev)))
 		return -EMSGSIZE;
 	if (pdev->subordinate &&
 	    nla_put_u8(skb, PCIEAUDIT_A_DEV_SECONDARY_BUS,
@@ -263,45 +285,64 @@ err_free:
 
 /* DEV_GET */
 
-static int dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+/**
+ * pcieaudit_nl_get_dev - the function a PCIEAUDIT_A_ADDR_* nest names
+ * @nest: the nest, validated against pcieaudit_addr_policy
+ * @extack: for the user's error
+ *
+ * Call with pci_lock_rescan_remove() held.
+ *
+ * Return: a referenced function, or an ERR_PTR.
+ */
+struct pci_dev *pcieaudit_nl_get_dev(const struct nlattr *nest,
+				     struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[PCIEAUDIT_A_ADDR_MAX + 1];
-	struct netlink_ext_ack *extack = info->extack;
 	struct pci_dev *pdev;
-	struct sk_buff *msg;
-	struct nlattr *nest;
 	u32 domain;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, PCIEAUDIT_A_DEV_ADDR))
-		return -EINVAL;
-	nest = info->attrs[PCIEAUDIT_A_DEV_ADDR];
-	err = nla_parse_nested(tb, PCIEAUDIT_A_ADDR_MAX, nest, addr_policy,
-			       extack);
+	err = nla_parse_nested(tb, PCIEAUDIT_A_ADDR_MAX, nest,
+			       pcieaudit_addr_policy, extack);
 	if (err)
-		return err;
+		return ERR_PTR(err);
 	if (NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_DOMAIN) ||
 	    NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_BUS) ||
 	    NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_DEVFN))
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	domain = nla_get_u32(tb[PCIEAUDIT_A_ADDR_DOMAIN]);
 	if (domain > INT_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[PCIEAUDIT_A_ADDR_DOMAIN],
 				    "PCI domain out of range");
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	}
-
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-
-	pci_lock_rescan_remove();
 	pdev = pci_get_domain_bus_and_slot(domain,
 					   nla_get_u8(tb[PCIEAUDIT_A_ADDR_BUS]),
 					   nla_get_u8(tb[PCIEAUDIT_A_ADDR_DEVFN]));
 	if (!pdev) {
 		NL_SET_ERR_MSG_ATTR(extack, nest, "no such PCI function");
-		err = -ENODEV;
+		return ERR_PTR(-ENODEV);
+	}
+	return pdev;
+}
+
+static int dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct pci_dev *pdev;
+	struct sk_buff *msg;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, PCIEAUDIT_A_DEV_ADDR))
+		return -EINVAL;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	pci_lock_rescan_remove();
+	pdev = pcieaudit_nl_get_dev(info->attrs[PCIEAUDIT_A_DEV_ADDR],
+				    info->extack);
+	if (IS_ERR(pdev)) {
+		err = PTR_ERR(pdev);
 	} else {
 		err = put_dev_msg(msg, info->snd_portid, info->snd_seq, 0,
 				  NULL, pdev);
@@ -328,26 +369,11 @@ static int dev_get_start(struct netlink_callback *cb)
 	return 0;
 }
 
-/*
- * Dump cursor in cb->args, which every supported kernel has: [0] and [1]
- * hold the next key's domain and bus/devfn, [2] marks the end.
- */
-static u64 cursor_get(const struct netlink_callback *cb)
-{
-	return (u64)cb->args[0] << 16 | cb->args[1];
-}
-
-static void cursor_set(struct netlink_callback *cb, u64 key)
-{
-	cb->args[0] = key >> 16;
-	cb->args[1] = key & 0xffff;
-}
-
 static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	u32 portid = NETLINK_CB(cb->skb).portid;
 	struct pcieaudit_batch b;
-	u64 next = cursor_get(cb);
+	u64 next = pcieaudit_nl_cursor(cb, 0);
 	bool full = false;
 	unsigned int i, n;
 
@@ -357,7 +383,7 @@ static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	pci_lock_rescan_remove();
 	cb->seq = pcieaudit_generation();
 	do {
-		pcieaudit_batch_collect(&b, next);
+		pcieaudit_batch_collect(&b, next, NULL, NULL);
 		n = b.n;
 		for (i = 0; i < n && !full; i++) {
 			full = put_dev_msg(skb, portid, cb->nlh->nlmsg_seq,
@@ -369,7 +395,7 @@ static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	} while (!full && n == PCIEAUDIT_BATCH);
 	pci_unlock_rescan_remove();
 
-	cursor_set(cb, next);
+	pcieaudit_nl_cursor_set(cb, 0, next);
 	if (!full)
 		cb->args[2] = 1;
 	else if (!skb->len)
@@ -392,7 +418,8 @@ static int put_member(struct device *dev, void *data)
 		ctx->others++;
 		return 0;
 	}
-	return put_addr(ctx->skb, PCIEAUDIT_A_GROUP_MEMBER, to_pci_dev(dev));
+	return pcieaudit_nl_put_addr(ctx->skb, PCIEAUDIT_A_GROUP_MEMBER,
+				     to_pci_dev(dev));
 }
 
 static int put_group_msg(struct sk_buff *skb, struct netlink_callback *cb,
@@ -481,9 +508,18 @@ static const struct genl_ops pcieaudit_ops[] = {
 		.dumpit = group_get_dumpit,
 		.flags = GENL_ADMIN_PERM,
 	},
+	{
+		.cmd = PCIEAUDIT_CMD_P2P_GET,
+		.doit = pcieaudit_nl_p2p_doit,
+		.start = pcieaudit_nl_p2p_start,
+		.dumpit = pcieaudit_nl_p2p_dumpit,
+		.policy = pcieaudit_p2p_policy,
+		.maxattr = PCIEAUDIT_A_P2P_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
 };
 
-static struct genl_family pcieaudit_family __ro_after_init = {
+struct genl_family pcieaudit_family __ro_after_init = {
 	.name = PCIEAUDIT_FAMILY_NAME,
 	.version = PCIEAUDIT_FAMILY_VERSION,
 	.module = THIS_MODULE,

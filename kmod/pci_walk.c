@@ -30,6 +30,8 @@ u64 pcieaudit_dev_key(const struct pci_dev *pdev)
 struct collect_ctx {
 	struct pcieaudit_batch *b;
 	u64 from;
+	pcieaudit_filter_t filter;
+	const void *filter_ctx;
 };
 
 /* Insertion into a sorted array of at most PCIEAUDIT_BATCH entries. */
@@ -43,11 +45,12 @@ static int collect_one(struct device *dev, void *data)
 
 	if (key < ctx->from)
 		return 0;
-	if (b->n == PCIEAUDIT_BATCH) {
-		if (key >= b->key[b->n - 1])
-			return 0;
+	if (b->n == PCIEAUDIT_BATCH && key >= b->key[b->n - 1])
+		return 0;
+	if (ctx->filter && !ctx->filter(pdev, ctx->filter_ctx))
+		return 0;
+	if (b->n == PCIEAUDIT_BATCH)
 		pci_dev_put(b->pdev[--b->n]);
-	}
 	for (i = b->n; i > 0 && b->key[i - 1] > key; i--) {
 		b->key[i] = b->key[i - 1];
 		b->pdev[i] = b->pdev[i - 1];
@@ -62,15 +65,20 @@ static int collect_one(struct device *dev, void *data)
  * pcieaudit_batch_collect - the next functions in key order
  * @b: filled with up to PCIEAUDIT_BATCH referenced devices, sorted by key
  * @from: smallest key to include
+ * @filter: when not NULL, only functions for which it returns true
+ * @ctx: passed to @filter
  *
  * Fewer than PCIEAUDIT_BATCH entries means the walk has reached the end.
  */
-void pcieaudit_batch_collect(struct pcieaudit_batch *b, u64 from)
+void pcieaudit_batch_collect(struct pcieaudit_batch *b, u64 from,
+			     pcieaudit_filter_t filter, const void *ctx)
 {
-	struct collect_ctx ctx = { .b = b, .from = from };
+	struct collect_ctx cc = {
+		.b = b, .from = from, .filter = filter, .filter_ctx = ctx,
+	};
 
 	b->n = 0;
-	bus_for_each_dev(&pci_bus_type, NULL, &ctx, collect_one);
+	bus_for_each_dev(&pci_bus_type, NULL, &cc, collect_one);
 }
 
 /**

@@ -14,8 +14,11 @@ struct pcieaudit_batch {
 	struct pci_dev *pdev[PCIEAUDIT_BATCH];
 };
 
+typedef bool (*pcieaudit_filter_t)(struct pci_dev *pdev, const void *ctx);
+
 u64 pcieaudit_dev_key(const struct pci_dev *pdev);
-void pcieaudit_batch_collect(struct pcieaudit_batch *b, u64 from);
+void pcieaudit_batch_collect(struct pcieaudit_batch *b, u64 from,
+			     pcieaudit_filter_t filter, const void *ctx);
 void pcieaudit_batch_release(struct pcieaudit_batch *b);
 
 u32 pcieaudit_generation(void);

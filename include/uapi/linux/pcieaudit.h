@@ -29,6 +29,26 @@
  *   reply:    one message per IOMMU group holding a PCI function,
  *             PCIEAUDIT_A_GROUP_*, ordered and resumed by group id.
  *
+ * PCIEAUDIT_CMD_P2P_GET (do, dump)
+ *   do request:   PCIEAUDIT_A_P2P_PROVIDER and one or more
+ *                 PCIEAUDIT_A_P2P_CLIENT (at most PCIEAUDIT_P2P_MAX_CLIENTS),
+ *                 optional PCIEAUDIT_A_P2P_FLAGS
+ *   do reply:     PCIEAUDIT_A_P2P_PROVIDER, PCIEAUDIT_A_P2P_KERNEL_DISTANCE
+ *                 (pci_p2pdma_distance_many() over all clients) and one
+ *                 PCIEAUDIT_A_P2P_PAIR per client, in request order
+ *   dump request: PCIEAUDIT_A_P2P_SELECT_DEV and PCIEAUDIT_A_P2P_SELECT_CLASS,
+ *                 any number of each; a function is selected when it matches
+ *                 any of them. With neither, every function without a
+ *                 subordinate bus is selected. Optional PCIEAUDIT_A_P2P_FLAGS.
+ *   dump reply:   one message per ordered pair of distinct selected functions,
+ *                 PCIEAUDIT_A_P2P_PROVIDER and one PCIEAUDIT_A_P2P_PAIR,
+ *                 ordered and resumed by (provider, client) key.
+ *   Each pair carries two answers. The kernel's, where CONFIG_PCI_P2PDMA is
+ *   built: pci_p2pdma_distance(). And pcieaudit's own path analysis,
+ *   available on every kernel, which follows the running kernel's
+ *   calc_map_type_and_dist(): hops, distance, redirecting ACS bridges and
+ *   the map type, which the kernel keeps private.
+ *
  * Register values are raw and read live from configuration space; the module
  * never writes configuration space. Values the module derives itself rather
  * than taking from a kernel API are marked as such in the attribute's
@@ -44,6 +64,7 @@ enum pcieaudit_cmd {
 	PCIEAUDIT_CMD_INFO_GET = 1,
 	PCIEAUDIT_CMD_DEV_GET,
 	PCIEAUDIT_CMD_GROUP_GET,
+	PCIEAUDIT_CMD_P2P_GET,
 
 	__PCIEAUDIT_CMD_MAX,
 	PCIEAUDIT_CMD_MAX = __PCIEAUDIT_CMD_MAX - 1
@@ -317,6 +338,178 @@ enum pcieaudit_group_attr {
 
 	__PCIEAUDIT_A_GROUP_MAX,
 	PCIEAUDIT_A_GROUP_MAX = __PCIEAUDIT_A_GROUP_MAX - 1
+};
+
+/* Clients one P2P do request may name. */
+#define PCIEAUDIT_P2P_MAX_CLIENTS	64
+
+/**
+ * enum pcieaudit_p2p_flag - PCIEAUDIT_A_P2P_FLAGS bits
+ * @PCIEAUDIT_P2P_F_KERNEL_VERBOSE: call the kernel's function with verbose
+ *	set, so it explains each refusal in the kernel log, and without the
+ *	bound pcieaudit puts on the warnings it prints otherwise. For tests.
+ * @PCIEAUDIT_P2P_F_ALL: mask of all defined bits.
+ */
+enum pcieaudit_p2p_flag {
+	PCIEAUDIT_P2P_F_KERNEL_VERBOSE	= 1U << 0,
+
+	PCIEAUDIT_P2P_F_ALL		= (1U << 1) - 1,
+};
+
+/**
+ * enum pcieaudit_p2p_map - how DMA between two functions would be mapped,
+ *	as the kernel's enum pci_p2pdma_map_type
+ * @PCIEAUDIT_P2P_MAP_BUS_ADDR: directly, below a common upstream bridge.
+ * @PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE: through the root complex.
+ * @PCIEAUDIT_P2P_MAP_NOT_SUPPORTED: the kernel refuses P2P DMA.
+ */
+enum pcieaudit_p2p_map {
+	PCIEAUDIT_P2P_MAP_BUS_ADDR = 1,
+	PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE,
+	PCIEAUDIT_P2P_MAP_NOT_SUPPORTED,
+};
+
+/**
+ * enum pcieaudit_p2p_path - the shape of the path between two functions
+ * @PCIEAUDIT_P2P_PATH_COMMON_UPSTREAM: a common upstream bridge (or the
+ *	same function), and no bridge on the way redirects.
+ * @PCIEAUDIT_P2P_PATH_ACS_REDIRECT: a common upstream bridge, but a bridge
+ *	on the way has ACS RR, CR or EC set, which sends the traffic up to
+ *	the root complex.
+ * @PCIEAUDIT_P2P_PATH_NO_COMMON_UPSTREAM: different root ports or host
+ *	bridges; the traffic crosses the root complex.
+ */
+enum pcieaudit_p2p_path {
+	PCIEAUDIT_P2P_PATH_COMMON_UPSTREAM = 1,
+	PCIEAUDIT_P2P_PATH_ACS_REDIRECT,
+	PCIEAUDIT_P2P_PATH_NO_COMMON_UPSTREAM,
+};
+
+/**
+ * enum pcieaudit_p2p_host_rule - what decided a path through the root
+ *	complex
+ * @PCIEAUDIT_P2P_HOST_NOT_NEEDED: the path stays below a common bridge.
+ * @PCIEAUDIT_P2P_HOST_CPU: the CPU allows it (AMD Zen or newer).
+ * @PCIEAUDIT_P2P_HOST_WHITELIST: the host bridges are on the running
+ *	kernel's P2PDMA whitelist.
+ * @PCIEAUDIT_P2P_HOST_REFUSED: neither, so the kernel refuses.
+ */
+enum pcieaudit_p2p_host_rule {
+	PCIEAUDIT_P2P_HOST_NOT_NEEDED = 1,
+	PCIEAUDIT_P2P_HOST_CPU,
+	PCIEAUDIT_P2P_HOST_WHITELIST,
+	PCIEAUDIT_P2P_HOST_REFUSED,
+};
+
+/**
+ * enum pcieaudit_p2p_kernel - PCIEAUDIT_A_PAIR_KERNEL_STATUS values
+ * @PCIEAUDIT_P2P_KERNEL_ANSWERED: PCIEAUDIT_A_PAIR_KERNEL_DISTANCE holds
+ *	pci_p2pdma_distance()'s answer.
+ * @PCIEAUDIT_P2P_KERNEL_NOT_BUILT: CONFIG_PCI_P2PDMA is off; the kernel's
+ *	function is a stub that answers -1 to everything, so it is not called.
+ * @PCIEAUDIT_P2P_KERNEL_WITHHELD_LOG: not called, because the kernel would
+ *	warn in its log even with verbose off, and pcieaudit already let it do
+ *	so PCIEAUDIT_P2P_KERNEL_LOG_BURST times in the last minute.
+ * @PCIEAUDIT_P2P_KERNEL_WITHHELD_UNSAFE: not called, because the provider
+ *	has P2P memory and this kernel would allocate with GFP_KERNEL under
+ *	rcu_read_lock() (fixed upstream in v6.9).
+ */
+enum pcieaudit_p2p_kernel {
+	PCIEAUDIT_P2P_KERNEL_ANSWERED = 1,
+	PCIEAUDIT_P2P_KERNEL_NOT_BUILT,
+	PCIEAUDIT_P2P_KERNEL_WITHHELD_LOG,
+	PCIEAUDIT_P2P_KERNEL_WITHHELD_UNSAFE,
+};
+
+/* Kernel calls that may warn, allowed per minute; see above. */
+#define PCIEAUDIT_P2P_KERNEL_LOG_BURST	4
+
+/**
+ * enum pcieaudit_p2p_attr - PCIEAUDIT_CMD_P2P_GET request and reply
+ * @PCIEAUDIT_A_P2P_PROVIDER: nest, enum pcieaudit_addr_attr.
+ * @PCIEAUDIT_A_P2P_CLIENT: nest, enum pcieaudit_addr_attr; repeated.
+ * @PCIEAUDIT_A_P2P_SELECT_DEV: nest, enum pcieaudit_addr_attr; repeated.
+ * @PCIEAUDIT_A_P2P_SELECT_CLASS: nest, enum pcieaudit_class_attr; repeated.
+ * @PCIEAUDIT_A_P2P_FLAGS: u32, enum pcieaudit_p2p_flag bits.
+ * @PCIEAUDIT_A_P2P_KERNEL_DISTANCE: s32, pci_p2pdma_distance_many() over
+ *	all clients of a do request; absent unless every pair's kernel status
+ *	is PCIEAUDIT_P2P_KERNEL_ANSWERED.
+ * @PCIEAUDIT_A_P2P_PAIR: nest, enum pcieaudit_pair_attr.
+ */
+enum pcieaudit_p2p_attr {
+	PCIEAUDIT_A_P2P_PROVIDER = 1,
+	PCIEAUDIT_A_P2P_CLIENT,
+	PCIEAUDIT_A_P2P_SELECT_DEV,
+	PCIEAUDIT_A_P2P_SELECT_CLASS,
+	PCIEAUDIT_A_P2P_FLAGS,
+	PCIEAUDIT_A_P2P_KERNEL_DISTANCE,
+	PCIEAUDIT_A_P2P_PAIR,
+
+	__PCIEAUDIT_A_P2P_MAX,
+	PCIEAUDIT_A_P2P_MAX = __PCIEAUDIT_A_P2P_MAX - 1
+};
+
+/**
+ * enum pcieaudit_class_attr - a class selector (nested): a function is
+ *	selected when (class & MASK) == (VALUE & MASK)
+ * @PCIEAUDIT_A_CLASS_VALUE: u32, 24-bit class code.
+ * @PCIEAUDIT_A_CLASS_MASK: u32, 24-bit mask; 0xff0000 selects a base class.
+ */
+enum pcieaudit_class_attr {
+	PCIEAUDIT_A_CLASS_VALUE = 1,
+	PCIEAUDIT_A_CLASS_MASK,
+
+	__PCIEAUDIT_A_CLASS_MAX,
+	PCIEAUDIT_A_CLASS_MAX = __PCIEAUDIT_A_CLASS_MAX - 1
+};
+
+/**
+ * enum pcieaudit_pair_attr - one provider/client pair (nested)
+ * @PCIEAUDIT_A_PAIR_CLIENT: nest, enum pcieaudit_addr_attr.
+ * @PCIEAUDIT_A_PAIR_KERNEL_STATUS: u32, enum pcieaudit_p2p_kernel.
+ * @PCIEAUDIT_A_PAIR_KERNEL_DISTANCE: s32, pci_p2pdma_distance(); -1 when
+ *	the kernel refuses. Present only with PCIEAUDIT_P2P_KERNEL_ANSWERED.
+ * @PCIEAUDIT_A_PAIR_DISTANCE: s32, pcieaudit's own answer to the same
+ *	question, computed as the kernel computes it: -1 when not supported.
+ * @PCIEAUDIT_A_PAIR_PATH_LENGTH: u32, hops from the provider to the client:
+ *	through the common upstream bridge, or counted up to the root bus on
+ *	each side when there is none (as the kernel counts).
+ * @PCIEAUDIT_A_PAIR_MAP: u32, enum pcieaudit_p2p_map (derived).
+ * @PCIEAUDIT_A_PAIR_PATH: u32, enum pcieaudit_p2p_path (derived).
+ * @PCIEAUDIT_A_PAIR_HOST_RULE: u32, enum pcieaudit_p2p_host_rule (derived).
+ * @PCIEAUDIT_A_PAIR_COMMON: nest, enum pcieaudit_addr_attr; the nearest
+ *	common upstream bridge, or the function itself when provider and
+ *	client are the same; absent when there is none.
+ * @PCIEAUDIT_A_PAIR_HOP_PROVIDER: nest, enum pcieaudit_addr_attr; repeated,
+ *	from the provider up, excluding the common bridge.
+ * @PCIEAUDIT_A_PAIR_HOP_CLIENT: nest, enum pcieaudit_addr_attr; repeated,
+ *	from the client up, excluding the common bridge.
+ * @PCIEAUDIT_A_PAIR_REDIRECT: nest, enum pcieaudit_addr_attr; repeated, the
+ *	functions on the path whose ACS control has RR, CR or EC set, in the
+ *	order the kernel lists them for pci=disable_acs_redir=.
+ * @PCIEAUDIT_A_PAIR_HOST_BRIDGE_PROVIDER: u32, vendor << 16 | device of the
+ *	provider's host bridge function, as the whitelist matches it; absent
+ *	when the host bridge has none.
+ * @PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT: u32, the same for the client.
+ */
+enum pcieaudit_pair_attr {
+	PCIEAUDIT_A_PAIR_CLIENT = 1,
+	PCIEAUDIT_A_PAIR_KERNEL_STATUS,
+	PCIEAUDIT_A_PAIR_KERNEL_DISTANCE,
+	PCIEAUDIT_A_PAIR_DISTANCE,
+	PCIEAUDIT_A_PAIR_PATH_LENGTH,
+	PCIEAUDIT_A_PAIR_MAP,
+	PCIEAUDIT_A_PAIR_PATH,
+	PCIEAUDIT_A_PAIR_HOST_RULE,
+	PCIEAUDIT_A_PAIR_COMMON,
+	PCIEAUDIT_A_PAIR_HOP_PROVIDER,
+	PCIEAUDIT_A_PAIR_HOP_CLIENT,
+	PCIEAUDIT_A_PAIR_REDIRECT,
+	PCIEAUDIT_A_PAIR_HOST_BRIDGE_PROVIDER,
+	PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT,
+
+	__PCIEAUDIT_A_PAIR_MAX,
+	PCIEAUDIT_A_PAIR_MAX = __PCIEAUDIT_A_PAIR_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_PCIEAUDIT_H */

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PCIEAUDIT_CMD_P2P_GET: the kernel's P2P DMA verdict and pcieaudit's own
+ * path analysis, for a provider and its clients (do) or for every ordered
+ * pair of a selection (dump).
+ */
+#include <linux/pci.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include <linux/pcieaudit.h>
+
+#include "netlink_internal.h"
+#include "p2p_kernel.h"
+#include "p2p_path.h"
+#include "pci_walk.h"
+
+struct list_ctx {
+	struct sk_buff *skb;
+	int type;
+};
+
+static int put_listed(struct pci_dev *pdev, void *data)
+{
+	struct list_ctx *ctx = data;
+
+	return pcieaudit_nl_put_addr(ctx->skb, ctx->type, pdev);
+}
+
+static int put_host_bridge(struct sk_buff *skb, int type, struct pci_dev *pdev)
+{
+	struct pci_dev *root = pcieaudit_p2p_host_bridge_dev(pdev);
+
+	if (!root)
+		return 0;
+	return nla_put_u32(skb, type, (u32)root->vendor << 16 | root->device);
+}
+
+/* One PCIEAUDIT_A_P2P_PAIR nest; kdist is used when status says answered. */
+static int put_pair(struct sk_buff *skb, const struct pcieaudit_p2p *p,
+		    u32 status, int kdist)
+{
+	struct list_ctx hops_p = { skb, PCIEAUDIT_A_PAIR_HOP_PROVIDER };
+	struct list_ctx hops_c = { skb, PCIEAUDIT_A_PAIR_HOP_CLIENT };
+	struct list_ctx redir = { skb, PCIEAUDIT_A_PAIR_REDIRECT };
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, PCIEAUDIT_A_P2P_PAIR);
+	if (!nest)
+		return -EMSGSIZE;
+	if (pcieaudit_nl_put_addr(skb, PCIEAUDIT_A_PAIR_CLIENT, p->client) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_PAIR_KERNEL_STATUS, status) ||
+	    (status == PCIEAUDIT_P2P_KERNEL_ANSWERED &&
+	     nla_put_s32(skb, PCIEAUDIT_A_PAIR_KERNEL_DISTANCE, kdist)) ||
+	    nla_put_s32(skb, PCIEAUDIT_A_PAIR_DISTANCE, p->distance) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_PAIR_PATH_LENGTH, p->length) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_PAIR_MAP, p->map) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_PAIR_PATH, p->path) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_PAIR_HOST_RULE, p->host_rule) ||
+	    (p->common &&
+	     pcieaudit_nl_put_addr(skb, PCIEAUDIT_A_PAIR_COMMON, p->common)) ||
+	    pcieaudit_p2p_for_each_hop(p, false, put_listed, &hops_p) ||
+	    pcieaudit_p2p_for_each_hop(p, true, put_listed, &hops_c) ||
+	    pcieaudit_p2p_for_each_redirect(p, put_listed, &redir) ||
+	    put_host_bridge(skb, PCIEAUDIT_A_PAIR_HOST_BRIDGE_PROVIDER,
+			    p->provider) ||
+	    put_host_bridge(skb, PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT,
+			    p->client)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int get_flags(struct nlattr *attr, struct netlink_ext_ack *extack,
+		     bool *verbose)
+{
+	u32 flags = attr ? nla_get_u32(attr) : 0;
+
+	if (flags & ~PCIEAUDIT_P2P_F_ALL) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "unknown P2P flags");
+		return -EOPNOTSUPP;
+	}
+	*verbose = flags & PCIEAUDIT_P2P_F_KERNEL_VERBOSE;
+	return 0;
+}
+
+/* do: one provider, its clients */
+
+struct p2p_request {
+	struct pci_dev *provider;
+	struct pci_dev *clients[PCIEAUDIT_P2P_MAX_CLIENTS];
+	struct pcieaudit_p2p pairs[PCIEAUDIT_P2P_MAX_CLIENTS];
+	u32 status[PCIEAUDIT_P2P_MAX_CLIENTS];
+	unsigned int n;
+	bool verbose;
+};
+
+static void put_request_devs(struct p2p_request *req)
+{
+	pci_dev_put(req->provider);
+	while (req->n)
+		pci_dev_put(req->clients[--req->n]);
+}
+
+/* Looks up the provider and the clients, in request order. */
+static int get_request_devs(struct genl_info *info, struct p2p_request *req)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	const struct nlattr *attr;
+	struct pci_dev *pdev;
+	int rem;
+
+	pdev = pcieaudit_nl_get_dev(info->attrs[PCIEAUDIT_A_P2P_PROVIDER],
+				    extack);
+	if (IS_ERR(pdev))
+		return PTR_ERR(pdev);
+	req->provider = pdev;
+
+	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(attr) != PCIEAUDIT_A_P2P_CLIENT)
+			continue;
+		if (req->n == PCIEAUDIT_P2P_MAX_CLIENTS) {
+			NL_SET_ERR_MSG_ATTR(extack, attr, "too many clients");
+			return -E2BIG;
+		}
+		pdev = pcieaudit_nl_get_dev(attr, extack);
+		if (IS_ERR(pdev))
+			return PTR_ERR(pdev);
+		req->clients[req->n++] = pdev;
+	}
+	return 0;
+}
+
+static int put_p2p_reply(struct sk_buff *msg, struct genl_info *info,
+			 struct p2p_request *req)
+{
+	bool all_answered = true;
+	int kdist = -1;
+	unsigned int i;
+	void *hdr;
+
+	hdr = genlmsg_put_reply(msg, info, &pcieaudit_family, 0,
+				PCIEAUDIT_CMD_P2P_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (pcieaudit_nl_put_addr(msg, PCIEAUDIT_A_P2P_PROVIDER, req->provider))
+		goto err_cancel;
+
+	for (i = 0; i < req->n; i++) {
+		pcieaudit_p2p_analyse(req->provider, req->clients[i],
+				      &req->pairs[i]);
+		req->status[i] = pcieaudit_p2p_kernel_status(&req->pairs[i],
+							     req->verbose);
+		all_answered &= req->status[i] == PCIEAUDIT_P2P_KERNEL_ANSWERED;
+	}
+	if (all_answered) {
+		kdist = pcieaudit_p2p_kernel_distance(req->provider,
+						      req->clients, req->n,
+						      req->verbose);
+		if (nla_put_s32(msg, PCIEAUDIT_A_P2P_KERNEL_DISTANCE, kdist))
+			goto err_cancel;
+	}
+	for (i = 0; i < req->n; i++) {
+		int d = -1;
+
+		/* One client's own answer, unless the sum above was it. */
+		if (req->status[i] == PCIEAUDIT_P2P_KERNEL_ANSWERED)
+			d = req->n == 1 ? kdist :
+			    pcieaudit_p2p_kernel_distance(req->provider,
+							  &req->clients[i], 1,
+							  req->verbose);
+		if (put_pair(msg, &req->pairs[i], req->status[i], d))
+			goto err_cancel;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+
+err_cancel:
+	genlmsg_cancel(msg, hdr);
+	return -EMSGSIZE;
+}
+
+/**
+ * pcieaudit_nl_p2p_doit - a provider and its clients
+ * @skb: request
+ * @info: request attributes
+ *
+ * Return: 0 or a negative errno.
+ */
+int pcieaudit_nl_p2p_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct p2p_request *req;
+	struct sk_buff *msg;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, PCIEAUDIT_A_P2P_PROVIDER) ||
+	    GENL_REQ_ATTR_CHECK(info, PCIEAUDIT_A_P2P_CLIENT))
+		return -EINVAL;
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return -ENOMEM;
+	err = get_flags(info->attrs[PCIEAUDIT_A_P2P_FLAGS], info->extack,
+			&req->verbose);
+	if (err)
+		goto out_free;
+	/* Up to 64 pairs with their hops: more than one page. */
+	msg = genlmsg_new(16 * NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+
+	pci_lock_rescan_remove();
+	err = get_request_devs(info, req);
+	if (!err)
+		err = put_p2p_reply(msg, info, req);
+	put_request_devs(req);
+	pci_unlock_rescan_remove();
+
+	if (err) {
+		if (err == -EMSGSIZE)
+			NL_SET_ERR_MSG(info->extack, "reply too large; ask for fewer clients");
+		nlmsg_free(msg);
+	} else {
+		err = genlmsg_reply(msg, info);
+	}
+out_free:
+	kfree(req);
+	return err;
+}
+
+/* dump: every ordered pair of a selection */
+
+static int check_selectors(struct nlattr **attrs, const struct nlmsghdr *nlh,
+			   struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[PCIEAUDIT_A_CLASS_MAX + 1];
+	const struct nlattr *attr;
+	struct pci_dev *pdev;
+	int rem, err;
+
+	if (attrs[PCIEAUDIT_A_P2P_PROVIDER] || attrs[PCIEAUDIT_A_P2P_CLIENT]) {
+		NL_SET_ERR_MSG(extack, "a dump takes selectors; use a do request for a provider");
+		return -EINVAL;
+	}
+	nlmsg_for_each_attr(attr, nlh, GENL_HDRLEN, rem) {
+		switch (nla_type(attr)) {
+		case PCIEAUDIT_A_P2P_SELECT_DEV:
+			pci_lock_rescan_remove();
+			pdev = pcieaudit_nl_get_dev(attr, extack);
+			pci_unlock_rescan_remove();
+			if (IS_ERR(pdev))
+				return PTR_ERR(pdev);
+			pci_dev_put(pdev);
+			break;
+		case PCIEAUDIT_A_P2P_SELECT_CLASS:
+			err = nla_parse_nested(tb, PCIEAUDIT_A_CLASS_MAX, attr,
+					       pcieaudit_class_policy, extack);
+			if (err)
+				return err;
+			if (NL_REQ_ATTR_CHECK(extack, attr, tb,
+					      PCIEAUDIT_A_CLASS_VALUE) ||
+			    NL_REQ_ATTR_CHECK(extack, attr, tb,
+					      PCIEAUDIT_A_CLASS_MASK))
+				return -EINVAL;
+			if ((nla_get_u32(tb[PCIEAUDIT_A_CLASS_VALUE]) |
+			     nla_get_u32(tb[PCIEAUDIT_A_CLASS_MASK])) > 0xffffff) {
+				NL_SET_ERR_MSG_ATTR(extack, attr,
+						    "class codes have 24 bits");
+				return -ERANGE;
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+/**
+ * pcieaudit_nl_p2p_start - validate a pair dump's selectors and flags
+ * @cb: dump state
+ *
+ * Return: 0 or a negative errno.
+ */
+int pcieaudit_nl_p2p_start(struct netlink_callback *cb)
+{
+	struct nlattr **attrs = pcieaudit_dump_attrs(cb);
+	bool verbose;
+	int err;
+
+	err = get_flags(attrs[PCIEAUDIT_A_P2P_FLAGS], cb->extack, &verbose);
+	if (err)
+		return err;
+	return check_selectors(attrs, cb->nlh, cb->extack);
+}
+
+struct selection {
+	const struct nlmsghdr *nlh;
+	bool any;		/* the request named selectors */
+};
+
+static bool addr_matches(const struct nlattr *nest, struct pci_dev *pdev)
+{
+	struct nlattr *tb[PCIEAUDIT_A_ADDR_MAX + 1];
+
+	/* Validated in .start; cannot fail now. */
+	if (nla_parse_nested(tb, PCIEAUDIT_A_ADDR_MAX, nest,
+			     pcieaudit_addr_policy, NULL))
+		return false;
+	return nla_get_u32(tb[PCIEAUDIT_A_ADDR_DOMAIN]) ==
+		       pci_domain_nr(pdev->bus) &&
+	       nla_get_u8(tb[PCIEAUDIT_A_ADDR_BUS]) == pdev->bus->number &&
+	       nla_get_u8(tb[PCIEAUDIT_A_ADDR_DEVFN]) == pdev->devfn;
+}
+
+static bool class_matches(const struct nlattr *nest, struct pci_dev *pdev)
+{
+	struct nlattr *tb[PCIEAUDIT_A_CLASS_MAX + 1];
+	u32 mask;
+
+	if (nla_parse_nested(tb, PCIEAUDIT_A_CLASS_MAX, nest,
+			     pcieaudit_class_policy, NULL))
+		return false;
+	mask = nla_get_u32(tb[PCIEAUDIT_A_CLASS_MASK]);
+	return (pdev->class & mask) ==
+	       (nla_get_u32(tb[PCIEAUDIT_A_CLASS_VALUE]) & mask);
+}
+
+static bool selected(struct pci_dev *pdev, const void *data)
+{
+	const struct selection *sel = data;
+	const struct nlattr *attr;
+	int rem;
+
+	if (!sel->any)
+		return !pdev->subordinate;
+	nlmsg_for_each_attr(attr, sel->nlh, GENL_HDRLEN, rem) {
+		if ((nla_type(attr) == PCIEAUDIT_A_P2P_SELECT_DEV &&
+		     addr_matches(attr, pdev)) ||
+		    (nla_type(attr) == PCIEAUDIT_A_P2P_SELECT_CLASS &&
+		     class_matches(attr, pdev)))
+			return true;
+	}
+	return false;
+}
+
+static int put_pair_msg(struct sk_buff *skb, struct netlink_callback *cb,
+			struct pci_dev *provider, struct pci_dev *client,
+			bool verbose)
+{
+	struct pcieaudit_p2p p;
+	int kdist = -1;
+	u32 status;
+	void *hdr;
+
+	pcieaudit_p2p_analyse(provider, client, &p);
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &pcieaudit_family, NLM_F_MULTI,
+			  PCIEAUDIT_CMD_P2P_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	genl_dump_check_consistent(cb, hdr);
+	/* Only once the message has room, so no verdict is asked twice. */
+	status = pcieaudit_p2p_kernel_status(&p, verbose);
+	if (status == PCIEAUDIT_P2P_KERNEL_ANSWERED)
+		kdist = pcieaudit_p2p_kernel_distance(provider, &client, 1,
+						      verbose);
+	if (pcieaudit_nl_put_addr(skb, PCIEAUDIT_A_P2P_PROVIDER, provider) ||
+	    put_pair(skb, &p, status, kdist)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/*
+ * Pairs with @provider, from the client cursor on. Return: true when the
+ * message buffer filled up; *next_client is where to resume.
+ */
+static bool dump_clients(struct sk_buff *skb, struct netlink_callback *cb,
+			 struct pci_dev *provider, const struct selection *sel,
+			 bool verbose, u64 *next_client)
+{
+	struct pcieaudit_batch b;
+	unsigned int i, n;
+	bool full = false;
+
+	do {
+		pcieaudit_batch_collect(&b, *next_client, selected, sel);
+		n = b.n;
+		for (i = 0; i < n && !full; i++) {
+			if (b.pdev[i] != provider)
+				full = put_pair_msg(skb, cb, provider,
+						    b.pdev[i], verbose) != 0;
+			if (!full)
+				*next_client = b.key[i] + 1;
+		}
+		pcieaudit_batch_release(&b);
+	} while (!full && n == PCIEAUDIT_BATCH);
+	return full;
+}
+
+/**
+ * pcieaudit_nl_p2p_dumpit - the next ordered pairs of the selection
+ * @skb: message buffer
+ * @cb: dump state; cursor slots 0-1 provider key, 2-3 client key, 4 end
+ *
+ * Return: bytes written, 0 at the end, or a negative errno.
+ */
+int pcieaudit_nl_p2p_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr **attrs = pcieaudit_dump_attrs(cb);
+	struct selection sel = {
+		.nlh = cb->nlh,
+		.any = attrs[PCIEAUDIT_A_P2P_SELECT_DEV] ||
+		       attrs[PCIEAUDIT_A_P2P_SELECT_CLASS],
+	};
+	u64 next_provider = pcieaudit_nl_cursor(cb, 0);
+	u64 next_client = pcieaudit_nl_cursor(cb, 2);
+	struct pcieaudit_batch b;
+	bool verbose, full = false;
+	unsigned int i, n;
+
+	if (cb->args[4])
+		return 0;
+	get_flags(attrs[PCIEAUDIT_A_P2P_FLAGS], NULL, &verbose);
+
+	pci_lock_rescan_remove();
+	cb->seq = pcieaudit_generation();
+	do {
+		pcieaudit_batch_collect(&b, next_provider, selected, &sel);
+		n = b.n;
+		for (i = 0; i < n && !full; i++) {
+			full = dump_clients(skb, cb, b.pdev[i], &sel, verbose,
+					    &next_client);
+			if (!full) {
+				next_provider = b.key[i] + 1;
+				next_client = 0;
+			} else {
+				next_provider = b.key[i];
+			}
+		}
+		pcieaudit_batch_release(&b);
+	} while (!full && n == PCIEAUDIT_BATCH);
+	pci_unlock_rescan_remove();
+
+	pcieaudit_nl_cursor_set(cb, 0, next_provider);
+	pcieaudit_nl_cursor_set(cb, 2, next_client);
+	if (!full)
+		cb->args[4] = 1;
+	else if (!skb->len)
+		return -EMSGSIZE;
+	return skb->len;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The kernel's own P2P DMA verdict, asked within bounds. */
+#ifndef _PCIEAUDIT_P2P_KERNEL_H
+#define _PCIEAUDIT_P2P_KERNEL_H
+
+#include <linux/pci.h>
+
+#include "p2p_path.h"
+
+u32 pcieaudit_p2p_kernel_status(const struct pcieaudit_p2p *p, bool verbose);
+int pcieaudit_p2p_kernel_distance(struct pci_dev *provider,
+				  struct pci_dev **clients, unsigned int n,
+				  bool verbose);
+
+#endif /* _PCIEAUDIT_P2P_KERNEL_H */
