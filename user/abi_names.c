@@ -87,3 +87,49 @@ const char *pa_iommu_strict_name(uint32_t strict)
 
 	return lookup(names, ARRAY_SIZE(names), strict);
 }
+
+const char *pa_p2p_kernel_status_name(uint32_t status)
+{
+	static const char *const names[] = {
+		[PCIEAUDIT_P2P_KERNEL_ANSWERED]		= "answered",
+		[PCIEAUDIT_P2P_KERNEL_NOT_BUILT]	= "not_built",
+		[PCIEAUDIT_P2P_KERNEL_WITHHELD_LOG]	= "withheld_log",
+		[PCIEAUDIT_P2P_KERNEL_WITHHELD_UNSAFE]	= "withheld_unsafe",
+	};
+
+	return lookup(names, ARRAY_SIZE(names), status);
+}
+
+const char *pa_p2p_map_name(uint32_t map)
+{
+	static const char *const names[] = {
+		[PCIEAUDIT_P2P_MAP_BUS_ADDR]		= "bus-addr",
+		[PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE]	= "host-bridge",
+		[PCIEAUDIT_P2P_MAP_NOT_SUPPORTED]	= "unsupported",
+	};
+
+	return lookup(names, ARRAY_SIZE(names), map);
+}
+
+const char *pa_p2p_path_name(uint32_t path)
+{
+	static const char *const names[] = {
+		[PCIEAUDIT_P2P_PATH_COMMON_UPSTREAM]	= "common_upstream",
+		[PCIEAUDIT_P2P_PATH_ACS_REDIRECT]	= "acs_redirect",
+		[PCIEAUDIT_P2P_PATH_NO_COMMON_UPSTREAM]	= "no_common_upstream",
+	};
+
+	return lookup(names, ARRAY_SIZE(names), path);
+}
+
+const char *pa_p2p_host_rule_name(uint32_t rule)
+{
+	static const char *const names[] = {
+		[PCIEAUDIT_P2P_HOST_NOT_NEEDED]	= "not_needed",
+		[PCIEAUDIT_P2P_HOST_CPU]	= "cpu",
+		[PCIEAUDIT_P2P_HOST_WHITELIST]	= "whitelist",
+		[PCIEAUDIT_P2P_HOST_REFUSED]	= "refused",
+	};
+
+	return lookup(names, ARRAY_SIZE(names), rule);
+}

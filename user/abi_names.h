@@ -34,4 +34,18 @@ const char *pa_iommu_mode_name(uint32_t mode);
 /* "strict" or "lazy"; NULL when absent or undeterminable. */
 const char *pa_iommu_strict_name(uint32_t strict);
 
+/* "answered", "not_built", "withheld_log", "withheld_unsafe"; NULL for a
+ * value this CLI does not know. */
+const char *pa_p2p_kernel_status_name(uint32_t status);
+
+/* "bus-addr", "host-bridge", "unsupported"; NULL when unknown. */
+const char *pa_p2p_map_name(uint32_t map);
+
+/* "common_upstream", "acs_redirect", "no_common_upstream"; NULL when
+ * unknown. */
+const char *pa_p2p_path_name(uint32_t path);
+
+/* "not_needed", "cpu", "whitelist", "refused"; NULL when unknown. */
+const char *pa_p2p_host_rule_name(uint32_t rule);
+
 #endif /* PA_ABI_NAMES_H */

@@ -84,6 +84,29 @@ static const struct nla_policy group_policy[PCIEAUDIT_A_GROUP_MAX + 1] = {
 	[PCIEAUDIT_A_GROUP_OTHER_MEMBERS]	= U32,
 };
 
+static const struct nla_policy p2p_policy[PCIEAUDIT_A_P2P_MAX + 1] = {
+	[PCIEAUDIT_A_P2P_PROVIDER]		= NESTED,
+	[PCIEAUDIT_A_P2P_KERNEL_DISTANCE]	= S32,
+	[PCIEAUDIT_A_P2P_PAIR]			= NESTED,
+};
+
+static const struct nla_policy pair_policy[PCIEAUDIT_A_PAIR_MAX + 1] = {
+	[PCIEAUDIT_A_PAIR_CLIENT]		= NESTED,
+	[PCIEAUDIT_A_PAIR_KERNEL_STATUS]	= U32,
+	[PCIEAUDIT_A_PAIR_KERNEL_DISTANCE]	= S32,
+	[PCIEAUDIT_A_PAIR_DISTANCE]		= S32,
+	[PCIEAUDIT_A_PAIR_PATH_LENGTH]		= U32,
+	[PCIEAUDIT_A_PAIR_MAP]			= U32,
+	[PCIEAUDIT_A_PAIR_PATH]			= U32,
+	[PCIEAUDIT_A_PAIR_HOST_RULE]		= U32,
+	[PCIEAUDIT_A_PAIR_COMMON]		= NESTED,
+	[PCIEAUDIT_A_PAIR_HOP_PROVIDER]		= NESTED,
+	[PCIEAUDIT_A_PAIR_HOP_CLIENT]		= NESTED,
+	[PCIEAUDIT_A_PAIR_REDIRECT]		= NESTED,
+	[PCIEAUDIT_A_PAIR_HOST_BRIDGE_PROVIDER]	= U32,
+	[PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT]	= U32,
+};
+
 static const struct nla_policy extack_policy[NLMSGERR_ATTR_MAX + 1] = {
 	[NLMSGERR_ATTR_MSG]	= STRING,
 };
@@ -372,6 +395,174 @@ int pa_decode_group(struct nl_msg *msg, struct pa_group *group)
 		}
 	}
 	*group = g;
+	return 0;
+}
+
+/* Appends a repeated address attribute to the list its type selects. */
+static int add_hop(struct pa_p2p_pair *pair, struct nlattr *nla)
+{
+	struct pa_addr_list *list;
+	struct pa_addr addr;
+	int err;
+
+	switch (nla_type(nla)) {
+	case PCIEAUDIT_A_PAIR_HOP_PROVIDER:
+		list = &pair->hops_provider;
+		break;
+	case PCIEAUDIT_A_PAIR_HOP_CLIENT:
+		list = &pair->hops_client;
+		break;
+	case PCIEAUDIT_A_PAIR_REDIRECT:
+		list = &pair->redirect;
+		break;
+	default:
+		return 0;
+	}
+	err = decode_addr(nla, &addr);
+	return err ? err : pa_addr_list_add(list, &addr);
+}
+
+/* The hop and redirect lists repeat, and their order matters, so they are
+ * read in a walk of their own: nla_parse() keeps only the last of each. */
+static int decode_pair_lists(struct nlattr *nest, struct pa_p2p_pair *pair)
+{
+	struct nlattr *nla;
+	int rem, err;
+
+	nla_for_each_nested(nla, nest, rem) {
+		err = add_hop(pair, nla);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Every pair carries these; only COMMON, the kernel's distance and the
+ * host bridge ids may be absent. */
+static bool pair_complete(struct nlattr **tb)
+{
+	static const int required[] = {
+		PCIEAUDIT_A_PAIR_CLIENT, PCIEAUDIT_A_PAIR_KERNEL_STATUS,
+		PCIEAUDIT_A_PAIR_DISTANCE, PCIEAUDIT_A_PAIR_PATH_LENGTH,
+		PCIEAUDIT_A_PAIR_MAP, PCIEAUDIT_A_PAIR_PATH,
+		PCIEAUDIT_A_PAIR_HOST_RULE,
+	};
+
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+		if (!tb[required[i]])
+			return false;
+	/* The ABI promises the kernel's distance whenever it answered. */
+	return nla_get_u32(tb[PCIEAUDIT_A_PAIR_KERNEL_STATUS]) !=
+		PCIEAUDIT_P2P_KERNEL_ANSWERED ||
+	       tb[PCIEAUDIT_A_PAIR_KERNEL_DISTANCE];
+}
+
+static void decode_pair_scalars(struct nlattr **tb, struct pa_p2p_pair *p)
+{
+	p->kernel_status = nla_get_u32(tb[PCIEAUDIT_A_PAIR_KERNEL_STATUS]);
+	p->has_kernel_distance =
+		p->kernel_status == PCIEAUDIT_P2P_KERNEL_ANSWERED;
+	if (p->has_kernel_distance)
+		p->kernel_distance =
+			nla_get_s32(tb[PCIEAUDIT_A_PAIR_KERNEL_DISTANCE]);
+	p->distance = nla_get_s32(tb[PCIEAUDIT_A_PAIR_DISTANCE]);
+	p->path_length = nla_get_u32(tb[PCIEAUDIT_A_PAIR_PATH_LENGTH]);
+	p->map = nla_get_u32(tb[PCIEAUDIT_A_PAIR_MAP]);
+	p->path = nla_get_u32(tb[PCIEAUDIT_A_PAIR_PATH]);
+	p->host_rule = nla_get_u32(tb[PCIEAUDIT_A_PAIR_HOST_RULE]);
+	p->has_host_bridge_provider =
+		tb[PCIEAUDIT_A_PAIR_HOST_BRIDGE_PROVIDER] != NULL;
+	p->host_bridge_provider =
+		get_u32(tb[PCIEAUDIT_A_PAIR_HOST_BRIDGE_PROVIDER]);
+	p->has_host_bridge_client =
+		tb[PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT] != NULL;
+	p->host_bridge_client = get_u32(tb[PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT]);
+}
+
+/* One PAIR nest into *pair, which the caller clears on failure. */
+static int decode_pair(struct nlattr *nest, const struct pa_addr *provider,
+		       struct pa_p2p_pair *pair)
+{
+	struct nlattr *tb[PCIEAUDIT_A_PAIR_MAX + 1];
+	int err = parse_nest(tb, PCIEAUDIT_A_PAIR_MAX, nest, pair_policy);
+
+	if (err)
+		return err;
+	if (!pair_complete(tb))
+		return -EBADMSG;
+	pair->provider = *provider;
+	err = decode_addr(tb[PCIEAUDIT_A_PAIR_CLIENT], &pair->client);
+	if (!err)
+		err = decode_optional_addr(tb[PCIEAUDIT_A_PAIR_COMMON],
+					   &pair->has_common, &pair->common);
+	if (err)
+		return err;
+	decode_pair_scalars(tb, pair);
+	return decode_pair_lists(nest, pair);
+}
+
+static int add_pair(struct pa_p2p *p2p, struct nlattr *nest,
+		    const struct pa_addr *provider)
+{
+	struct pa_p2p_pair pair = { 0 };
+	struct pa_p2p_pair *v = NULL;
+	int err = decode_pair(nest, provider, &pair);
+
+	if (!err) {
+		v = realloc(p2p->pairs, (p2p->npairs + 1) * sizeof(*v));
+		err = v ? 0 : -ENOMEM;
+	}
+	if (err) {
+		pa_p2p_pair_clear(&pair);
+		return err;
+	}
+	p2p->pairs = v;
+	v[p2p->npairs++] = pair;
+	return 0;
+}
+
+/* PAIR repeats (one per client of a do request), in request order. */
+static int decode_pairs(struct nl_msg *msg, const struct pa_addr *provider,
+			struct pa_p2p *p2p)
+{
+	struct genlmsghdr *gnlh = genlmsg_hdr(nlmsg_hdr(msg));
+	struct nlattr *nla;
+	int rem, err;
+
+	nla_for_each_attr(nla, genlmsg_attrdata(gnlh, 0),
+			  genlmsg_attrlen(gnlh, 0), rem) {
+		if (nla_type(nla) != PCIEAUDIT_A_P2P_PAIR)
+			continue;
+		err = add_pair(p2p, nla, provider);
+		if (err)
+			return err;
+	}
+	/* A reply answers at least one client. */
+	return p2p->npairs ? 0 : -EBADMSG;
+}
+
+int pa_decode_p2p(struct nl_msg *msg, struct pa_p2p *p2p)
+{
+	struct nlattr *tb[PCIEAUDIT_A_P2P_MAX + 1];
+	struct pa_p2p p = { 0 };
+	struct pa_addr provider;
+	int err = parse_genl(msg, tb, PCIEAUDIT_A_P2P_MAX, p2p_policy);
+
+	if (err)
+		return err;
+	err = decode_addr(tb[PCIEAUDIT_A_P2P_PROVIDER], &provider);
+	if (err)
+		return err;
+	p.has_kernel_distance = tb[PCIEAUDIT_A_P2P_KERNEL_DISTANCE] != NULL;
+	if (p.has_kernel_distance)
+		p.kernel_distance =
+			nla_get_s32(tb[PCIEAUDIT_A_P2P_KERNEL_DISTANCE]);
+	err = decode_pairs(msg, &provider, &p);
+	if (err) {
+		pa_p2p_clear(&p);
+		return err;
+	}
+	*p2p = p;
 	return 0;
 }
 

@@ -20,6 +20,13 @@ int pa_decode_info(struct nl_msg *msg, struct pa_info *info);
 int pa_decode_device(struct nl_msg *msg, struct pa_device *dev);
 int pa_decode_group(struct nl_msg *msg, struct pa_group *group);
 
+/*
+ * A PCIEAUDIT_CMD_P2P_GET reply, do or dump: the provider, the optional
+ * kernel distance over all clients, and every PAIR in order, each with the
+ * provider filled in. A message without a pair is malformed.
+ */
+int pa_decode_p2p(struct nl_msg *msg, struct pa_p2p *p2p);
+
 /* The error an NLMSG_DONE message carries: 0 or a negative errno. */
 int pa_decode_done_error(const struct nlmsghdr *nlh);
 

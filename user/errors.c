@@ -62,6 +62,12 @@ static void print_message(FILE *f, int err, const struct pa_errinfo *ei)
 		fprintf(f, "PCI devices kept appearing or disappearing during the %s; try again",
 			op_or(ei, "dump"));
 		break;
+	case EOPNOTSUPP:
+		/* Commands are only ever added to the family, without a new
+		 * version: an older module lacks the newer ones. */
+		fprintf(f, "the loaded kernel module does not answer the %s: it is older than this %s; install a module from the same release",
+			op_or(ei, "request"), PA_PROG);
+		break;
 	default:
 		fprintf(f, "%s failed: %s", op_or(ei, "operation"), strerror(-err));
 		break;

@@ -6,6 +6,8 @@
  *   -EPROTONOSUPPORT  the family's version is not PCIEAUDIT_FAMILY_VERSION
  *   -EBADMSG          a reply did not match the ABI
  *   -EINTR            a dump kept being interrupted by hotplug
+ *   -EOPNOTSUPP       the module predates the command (commands are added
+ *                     without a new family version)
  * anything else is passed on as the kernel or libc reported it.
  */
 #ifndef PA_ERRORS_H

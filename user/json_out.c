@@ -2,6 +2,8 @@
 #include "json_out.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <json-c/json.h>
 #include <linux/pcieaudit.h>
 
@@ -9,6 +11,8 @@
 #include "acs.h"
 #include "bdf.h"
 #include "link.h"
+#include "p2p_path.h"
+#include "topo.h"
 
 /* json-c stores a NULL value as JSON null, which the schema uses for every
  * absent value. */
@@ -199,6 +203,114 @@ static json_object *groups_array(const struct pa_report *rep)
 	return array;
 }
 
+static json_object *bdf_array(const struct pa_addr_list *list)
+{
+	json_object *array = json_object_new_array();
+
+	for (size_t i = 0; i < list->n; i++)
+		json_object_array_add(array, bdf_value(&list->addrs[i]));
+	return array;
+}
+
+/* Rounded to 0.01 GB/s, and printed so: 7.88, not 7.8769230769230765. */
+static json_object *gbps_value(double gbps)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%.2f", gbps);
+	return json_object_new_double_s(strtod(text, NULL), text);
+}
+
+static json_object *bottleneck_object(const struct pa_bottleneck *b)
+{
+	json_object *obj;
+
+	if (!b->found)
+		return NULL;
+	obj = json_object_new_object();
+	add(obj, "gbps", gbps_value(b->gbps));
+	add(obj, "link", bdf_value(&b->link));
+	return obj;
+}
+
+static void add_verdicts(json_object *obj, const struct pa_p2p_pair *pair)
+{
+	add(obj, "kernel_distance", pair->has_kernel_distance ?
+	    json_object_new_int(pair->kernel_distance) : NULL);
+	add(obj, "kernel_status",
+	    string_or_null(pa_p2p_kernel_status_name(pair->kernel_status)));
+	add(obj, "distance", json_object_new_int(pair->distance));
+	add(obj, "path_length", uint_value(pair->path_length));
+	add(obj, "map", string_or_null(pa_p2p_map_name(pair->map)));
+	add(obj, "path", string_or_null(pa_p2p_path_name(pair->path)));
+	add(obj, "host_rule",
+	    string_or_null(pa_p2p_host_rule_name(pair->host_rule)));
+}
+
+static json_object *pair_object(const struct pa_report *rep,
+				const struct pa_p2p_pair *pair)
+{
+	json_object *obj = json_object_new_object();
+	struct pa_bottleneck b;
+
+	pa_path_bottleneck(rep, pair, &b);
+	add(obj, "a", bdf_value(&pair->provider));
+	add(obj, "b", bdf_value(&pair->client));
+	add_verdicts(obj, pair);
+	add(obj, "common", pair->has_common ? bdf_value(&pair->common) : NULL);
+	add(obj, "hops_a", bdf_array(&pair->hops_provider));
+	add(obj, "hops_b", bdf_array(&pair->hops_client));
+	add(obj, "redirect", bdf_array(&pair->redirect));
+	add(obj, "legend", json_object_new_string(
+		pa_legend_name(pa_legend_of(rep, pair))));
+	add(obj, "bottleneck", bottleneck_object(&b));
+	add(obj, "bandwidth_trap", json_object_new_boolean(b.trap));
+	return obj;
+}
+
+static json_object *p2p_array(const struct pa_report *rep)
+{
+	json_object *array = json_object_new_array();
+
+	for (size_t i = 0; i < rep->p2p.npairs; i++)
+		json_object_array_add(array,
+				      pair_object(rep, &rep->p2p.pairs[i]));
+	return array;
+}
+
+static json_object *topo_devices(const struct pa_topo *topo)
+{
+	json_object *array = json_object_new_array();
+
+	for (size_t i = 0; i < topo->n; i++) {
+		json_object *obj = json_object_new_object();
+
+		add(obj, "label", json_object_new_string(topo->devs[i].label));
+		add(obj, "bdf", bdf_value(&topo->devs[i].dev->addr));
+		json_object_array_add(array, obj);
+	}
+	return array;
+}
+
+static json_object *topo_matrix(const struct pa_report *rep,
+				const struct pa_topo *topo)
+{
+	json_object *rows = json_object_new_array();
+	char cell[PA_CELL_LEN];
+
+	for (size_t i = 0; i < topo->n; i++) {
+		json_object *row = json_object_new_array();
+
+		for (size_t j = 0; j < topo->n; j++) {
+			pa_topo_cell(rep, &topo->devs[i].dev->addr,
+				     &topo->devs[j].dev->addr, cell);
+			json_object_array_add(row, json_object_new_string(cell));
+		}
+		json_object_array_add(rows, row);
+	}
+	return rows;
+}
+
 static json_object *document(const struct pa_info *info)
 {
 	json_object *root = json_object_new_object();
@@ -230,6 +342,26 @@ int pa_json_report(FILE *f, const struct pa_report *rep)
 
 	add(root, "devices", devices_array(rep));
 	add(root, "groups", groups_array(rep));
+	add(root, "p2p", rep->has_p2p ? p2p_array(rep) : NULL);
+	return print_document(f, root);
+}
+
+int pa_json_p2p(FILE *f, const struct pa_report *rep)
+{
+	json_object *root = document(&rep->info);
+
+	add(root, "p2p", p2p_array(rep));
+	return print_document(f, root);
+}
+
+int pa_json_topo(FILE *f, const struct pa_report *rep,
+		 const struct pa_topo *topo)
+{
+	json_object *root = document(&rep->info);
+
+	add(root, "devices", topo_devices(topo));
+	add(root, "matrix", topo_matrix(rep, topo));
+	add(root, "p2p", p2p_array(rep));
 	return print_document(f, root);
 }
 

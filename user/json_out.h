@@ -10,13 +10,25 @@
 #include <stdio.h>
 
 #include "model.h"
+#include "topo.h"
 
 #define PA_JSON_SCHEMA_VERSION 1
 
-/* {"schema_version", "info", "devices", "groups"}; 0 or a negative errno. */
+/* {"schema_version", "info", "devices", "groups", "p2p"}; "p2p" is null
+ * unless rep->has_p2p. 0 or a negative errno. */
 int pa_json_report(FILE *f, const struct pa_report *rep);
 
 /* {"schema_version", "info"}; 0 or a negative errno. */
 int pa_json_info(FILE *f, const struct pa_info *info);
+
+/* {"schema_version", "info", "p2p"}: every pair of rep->p2p, each with its
+ * legend and narrowest link; 0 or a negative errno. */
+int pa_json_p2p(FILE *f, const struct pa_report *rep);
+
+/* {"schema_version", "info", "devices", "matrix", "p2p"}: topo's devices
+ * as {"label", "bdf"}, the matrix cells by row (provider) and column
+ * (client), and the pairs; 0 or a negative errno. */
+int pa_json_topo(FILE *f, const struct pa_report *rep,
+		 const struct pa_topo *topo);
 
 #endif /* PA_JSON_OUT_H */

@@ -49,6 +49,14 @@ void pa_link_decode(const struct pa_link *regs, struct pa_link_state *state)
 		(speed < max_speed || state->width < state->max_width);
 }
 
+double pa_link_gbps(double gts, unsigned int width)
+{
+	/* PCIe 6.0's FLIT mode at 64 GT/s is within 4% of 128b/130b. */
+	double efficiency = gts >= 8 ? 128.0 / 130.0 : 8.0 / 10.0;
+
+	return gts * efficiency * width / 8;
+}
+
 void pa_link_format_speed(double gts, char buf[PA_SPEED_TEXT_LEN])
 {
 	if (gts > 0)

@@ -29,6 +29,15 @@ double pa_link_speed_gts(unsigned int encoding);
 
 void pa_link_decode(const struct pa_link *regs, struct pa_link_state *state);
 
+/*
+ * Usable bandwidth of a link in GB/s per direction: GT/s times the line
+ * code's efficiency (8b/10b at 2.5 and 5 GT/s, 128b/130b from 8 GT/s) times
+ * lanes, over 8 bits. TLP and flow-control overhead is left out: it depends
+ * on payload sizes, and comparing links does not need it. 0 for an unknown
+ * speed.
+ */
+double pa_link_gbps(double gts, unsigned int width);
+
 /* "2.5GT/s", "16GT/s", or "unknown" for 0. */
 void pa_link_format_speed(double gts, char buf[PA_SPEED_TEXT_LEN]);
 

@@ -3,8 +3,9 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
-static int addr_cmp(const struct pa_addr *a, const struct pa_addr *b)
+int pa_addr_cmp(const struct pa_addr *a, const struct pa_addr *b)
 {
 	if (a->domain != b->domain)
 		return a->domain < b->domain ? -1 : 1;
@@ -17,7 +18,7 @@ static int addr_cmp(const struct pa_addr *a, const struct pa_addr *b)
 
 bool pa_addr_eq(const struct pa_addr *a, const struct pa_addr *b)
 {
-	return addr_cmp(a, b) == 0;
+	return pa_addr_cmp(a, b) == 0;
 }
 
 void pa_device_clear(struct pa_device *dev)
@@ -66,6 +67,8 @@ void pa_report_clear(struct pa_report *rep)
 	pa_info_clear(&rep->info);
 	pa_report_clear_devices(rep);
 	pa_report_clear_groups(rep);
+	pa_p2p_clear(&rep->p2p);
+	rep->has_p2p = false;
 }
 
 /* Grows an array by one element; hosts have hundreds of functions at most
@@ -103,12 +106,12 @@ static int cmp_device(const void *a, const void *b)
 {
 	const struct pa_device *x = a, *y = b;
 
-	return addr_cmp(&x->addr, &y->addr);
+	return pa_addr_cmp(&x->addr, &y->addr);
 }
 
 static int cmp_addr(const void *a, const void *b)
 {
-	return addr_cmp(a, b);
+	return pa_addr_cmp(a, b);
 }
 
 static int cmp_group(const void *a, const void *b)
@@ -163,4 +166,99 @@ void pa_report_keep_groups_of_devices(struct pa_report *rep)
 			pa_group_clear(&rep->groups[i]);
 	}
 	rep->ngroups = kept;
+}
+
+void pa_addr_list_clear(struct pa_addr_list *list)
+{
+	free(list->addrs);
+	*list = (struct pa_addr_list){ 0 };
+}
+
+int pa_addr_list_add(struct pa_addr_list *list, const struct pa_addr *addr)
+{
+	struct pa_addr *v = grow(list->addrs, list->n, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	list->addrs = v;
+	v[list->n++] = *addr;
+	return 0;
+}
+
+void pa_p2p_pair_clear(struct pa_p2p_pair *pair)
+{
+	pa_addr_list_clear(&pair->hops_provider);
+	pa_addr_list_clear(&pair->hops_client);
+	pa_addr_list_clear(&pair->redirect);
+	*pair = (struct pa_p2p_pair){ 0 };
+}
+
+void pa_p2p_clear(struct pa_p2p *p2p)
+{
+	for (size_t i = 0; i < p2p->npairs; i++)
+		pa_p2p_pair_clear(&p2p->pairs[i]);
+	free(p2p->pairs);
+	*p2p = (struct pa_p2p){ 0 };
+}
+
+int pa_p2p_take(struct pa_p2p *to, struct pa_p2p *from)
+{
+	size_t n = to->npairs + from->npairs;
+	struct pa_p2p_pair *v;
+
+	if (!from->npairs)
+		return 0;
+	v = realloc(to->pairs, n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	memcpy(v + to->npairs, from->pairs, from->npairs * sizeof(*v));
+	to->pairs = v;
+	to->npairs = n;
+	free(from->pairs);
+	from->pairs = NULL;
+	from->npairs = 0;
+	return 0;
+}
+
+static int pair_key_cmp(const struct pa_addr *provider,
+			const struct pa_addr *client,
+			const struct pa_p2p_pair *pair)
+{
+	int c = pa_addr_cmp(provider, &pair->provider);
+
+	return c ? c : pa_addr_cmp(client, &pair->client);
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct pa_p2p_pair *x = a;
+
+	return pair_key_cmp(&x->provider, &x->client, b);
+}
+
+void pa_p2p_sort(struct pa_p2p *p2p)
+{
+	if (p2p->npairs)
+		qsort(p2p->pairs, p2p->npairs, sizeof(*p2p->pairs), cmp_pair);
+}
+
+const struct pa_p2p_pair *pa_p2p_find(const struct pa_p2p *p2p,
+				      const struct pa_addr *provider,
+				      const struct pa_addr *client)
+{
+	size_t lo = 0, hi = p2p->npairs;
+
+	/* A topology matrix looks up every cell: n^2 lookups in n^2 pairs. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = pair_key_cmp(provider, client, &p2p->pairs[mid]);
+
+		if (!c)
+			return &p2p->pairs[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
 }

@@ -90,12 +90,59 @@ struct pa_info {
 	uint32_t group_count;
 };
 
+/* PCI functions in the order the kernel sent them: order carries meaning
+ * (hops run upwards, redirects in the kernel's parameter order). */
+struct pa_addr_list {
+	struct pa_addr *addrs;
+	size_t n;
+};
+
+/*
+ * One provider/client pair of a P2P reply, PCIEAUDIT_A_PAIR_*. Enum fields
+ * hold UAPI values as received: a value newer than this CLI stays as it is
+ * and is printed as unknown.
+ */
+struct pa_p2p_pair {
+	struct pa_addr provider;
+	struct pa_addr client;
+	uint32_t kernel_status;		/* enum pcieaudit_p2p_kernel */
+	bool has_kernel_distance;	/* only when the kernel answered */
+	int32_t kernel_distance;	/* -1: the kernel refuses */
+	int32_t distance;		/* pcieaudit's own; -1: not supported */
+	uint32_t path_length;
+	uint32_t map;			/* enum pcieaudit_p2p_map */
+	uint32_t path;			/* enum pcieaudit_p2p_path */
+	uint32_t host_rule;		/* enum pcieaudit_p2p_host_rule */
+	bool has_common;
+	struct pa_addr common;
+	struct pa_addr_list hops_provider;	/* from the provider up */
+	struct pa_addr_list hops_client;	/* from the client up */
+	struct pa_addr_list redirect;
+	bool has_host_bridge_provider;
+	uint32_t host_bridge_provider;	/* vendor << 16 | device */
+	bool has_host_bridge_client;
+	uint32_t host_bridge_client;
+};
+
+/* The pairs of one P2P do reply, or collected from a P2P dump. */
+struct pa_p2p {
+	/* pci_p2pdma_distance_many() over all clients: do replies only. */
+	bool has_kernel_distance;
+	int32_t kernel_distance;
+	struct pa_p2p_pair *pairs;
+	size_t npairs;
+};
+
 struct pa_report {
 	struct pa_info info;
 	struct pa_device *devices;
 	size_t ndevices;
 	struct pa_group *groups;
 	size_t ngroups;
+	/* P2P answers among some devices; has_p2p is false when they were not
+	 * asked for or the module does not give them. */
+	bool has_p2p;
+	struct pa_p2p p2p;
 };
 
 bool pa_addr_eq(const struct pa_addr *a, const struct pa_addr *b);
@@ -119,5 +166,25 @@ void pa_report_keep_groups_of_devices(struct pa_report *rep);
 
 const struct pa_device *pa_report_find(const struct pa_report *rep,
 				       const struct pa_addr *addr);
+
+/* Orders PCI addresses as the kernel does: domain, bus, devfn. */
+int pa_addr_cmp(const struct pa_addr *a, const struct pa_addr *b);
+
+void pa_addr_list_clear(struct pa_addr_list *list);
+int pa_addr_list_add(struct pa_addr_list *list, const struct pa_addr *addr);
+
+void pa_p2p_pair_clear(struct pa_p2p_pair *pair);
+void pa_p2p_clear(struct pa_p2p *p2p);
+
+/* Moves every pair of *from to the end of *to; *from is left empty. */
+int pa_p2p_take(struct pa_p2p *to, struct pa_p2p *from);
+
+/* Orders pairs by (provider, client), as a dump sends them, for find. */
+void pa_p2p_sort(struct pa_p2p *p2p);
+
+/* The pair for provider and client in a sorted set, or NULL. */
+const struct pa_p2p_pair *pa_p2p_find(const struct pa_p2p *p2p,
+				      const struct pa_addr *provider,
+				      const struct pa_addr *client);
 
 #endif /* PA_MODEL_H */

@@ -166,9 +166,12 @@ void pa_nl_close(struct pa_nl *nl)
 }
 
 static struct nl_msg *new_request(const struct pa_nl *nl, uint8_t cmd,
-				  int flags)
+				  int flags, size_t attr_len)
 {
-	struct nl_msg *msg = nlmsg_alloc();
+	/* libnl's default buffer is a page; a long selection needs more. */
+	struct nl_msg *msg = attr_len ?
+		nlmsg_alloc_size(NLMSG_SPACE(GENL_HDRLEN + attr_len)) :
+		nlmsg_alloc();
 
 	if (msg && !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
 				flags, cmd, PCIEAUDIT_FAMILY_VERSION)) {
@@ -181,7 +184,7 @@ static struct nl_msg *new_request(const struct pa_nl *nl, uint8_t cmd,
 struct nl_msg *pa_nl_request(const struct pa_nl *nl, uint8_t cmd)
 {
 	/* The ack tells a reply-less success from a reply still coming. */
-	return new_request(nl, cmd, NLM_F_ACK);
+	return new_request(nl, cmd, NLM_F_ACK, 0);
 }
 
 /* Messages of an earlier, abandoned request may still be queued. */
@@ -297,18 +300,35 @@ int pa_nl_do(struct pa_nl *nl, struct nl_msg *req,
 	return err;
 }
 
-int pa_nl_dump(struct pa_nl *nl, uint8_t cmd, const struct pa_nl_reply *reply)
+static struct nl_msg *dump_request(const struct pa_nl *nl, uint8_t cmd,
+				   const struct pa_nl_attrs *attrs, int *err)
+{
+	struct nl_msg *req = new_request(nl, cmd, NLM_F_DUMP,
+					 attrs ? attrs->len : 0);
+
+	if (!req) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = attrs ? attrs->put(req, attrs->arg) : 0;
+	if (*err) {
+		nlmsg_free(req);
+		return NULL;
+	}
+	return req;
+}
+
+int pa_nl_dump(struct pa_nl *nl, uint8_t cmd, const struct pa_nl_attrs *attrs,
+	       const struct pa_nl_reply *reply)
 {
 	int err = 0;
 
 	for (int attempt = 0; attempt <= PA_NL_DUMP_RETRIES; attempt++) {
 		struct exchange x = { .reply = reply, .ei = nl->ei };
-		struct nl_msg *req = new_request(nl, cmd, NLM_F_DUMP);
+		struct nl_msg *req = dump_request(nl, cmd, attrs, &err);
 
-		if (!req) {
-			err = -ENOMEM;
+		if (!req)
 			break;
-		}
 		if (attempt)
 			reply->restart(reply->arg);
 		err = exchange(nl, req, &x);

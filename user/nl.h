@@ -7,6 +7,7 @@
 #ifndef PA_NL_H
 #define PA_NL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "errors.h"
@@ -29,6 +30,14 @@ struct pa_nl_reply {
 	void *arg;
 };
 
+/* A request's attributes, added again to each attempt of a dump. */
+struct pa_nl_attrs {
+	size_t len;		/* bytes they need at most, headers included */
+	/* Returns 0 or a negative errno. */
+	int (*put)(struct nl_msg *msg, const void *arg);
+	const void *arg;
+};
+
 /*
  * Connects and looks the family up. Returns 0, -ENOENT when the family is
  * not registered (module not loaded), -EPROTONOSUPPORT when its version is
@@ -46,8 +55,10 @@ struct nl_msg *pa_nl_request(const struct pa_nl *nl, uint8_t cmd);
 int pa_nl_do(struct pa_nl *nl, struct nl_msg *req,
 	     const struct pa_nl_reply *reply);
 
-/* Dumps cmd, restarting when the kernel flags the dump inconsistent. */
-int pa_nl_dump(struct pa_nl *nl, uint8_t cmd, const struct pa_nl_reply *reply);
+/* Dumps cmd, restarting when the kernel flags the dump inconsistent. attrs
+ * is NULL for a dump request without attributes. */
+int pa_nl_dump(struct pa_nl *nl, uint8_t cmd, const struct pa_nl_attrs *attrs,
+	       const struct pa_nl_reply *reply);
 
 /* A negative libnl error code (-NLE_*) as a negative errno. */
 int pa_nl_errno(int nle_err);

@@ -49,7 +49,7 @@ static const char *type_label(const struct pa_device *dev)
 	return "PCIe (reserved type)";
 }
 
-static void print_device_line(FILE *f, const struct pa_device *dev)
+void pa_text_device_line(FILE *f, const struct pa_device *dev)
 {
 	char bdf[PA_BDF_LEN];
 
@@ -99,30 +99,34 @@ static void print_acs(FILE *f, const char *indent, const struct pa_device *dev)
 	fprintf(f, "%sACSCtl: %s\n", indent, flags);
 }
 
-static void print_link(FILE *f, const char *indent, const struct pa_device *dev)
+void pa_text_link(FILE *f, const char *indent, const struct pa_device *dev,
+		  const char *note)
 {
 	char speed[PA_SPEED_TEXT_LEN], max[PA_SPEED_TEXT_LEN];
 	char target[PA_SPEED_TEXT_LEN];
 	struct pa_link_state st;
 
+	fprintf(f, "%sLink: ", indent);
 	if (!dev->has_link) {
-		fprintf(f, "%sLink: none\n", indent);
-		return;
+		fprintf(f, "none");
+	} else {
+		pa_link_decode(&dev->link, &st);
+		pa_link_format_speed(st.speed, speed);
+		pa_link_format_speed(st.max_speed, max);
+		pa_link_format_speed(st.target_speed, target);
+		if (st.width == 0) {
+			fprintf(f, "down (max %s x%u)", max, st.max_width);
+		} else {
+			fprintf(f, "%s x%u (max %s x%u", speed, st.width, max,
+				st.max_width);
+			/* A target below the maximum means software capped the
+			 * link. */
+			if (st.target_speed > 0 && st.target_speed < st.max_speed)
+				fprintf(f, ", target %s", target);
+			fprintf(f, ")%s", st.downgraded ? " DOWNGRADED" : "");
+		}
 	}
-	pa_link_decode(&dev->link, &st);
-	pa_link_format_speed(st.speed, speed);
-	pa_link_format_speed(st.max_speed, max);
-	pa_link_format_speed(st.target_speed, target);
-	if (st.width == 0) {
-		fprintf(f, "%sLink: down (max %s x%u)\n", indent, max, st.max_width);
-		return;
-	}
-	fprintf(f, "%sLink: %s x%u (max %s x%u", indent, speed, st.width, max,
-		st.max_width);
-	/* A target below the maximum means software capped the link. */
-	if (st.target_speed > 0 && st.target_speed < st.max_speed)
-		fprintf(f, ", target %s", target);
-	fprintf(f, ")%s\n", st.downgraded ? " DOWNGRADED" : "");
+	fprintf(f, "%s%s\n", note ? ", " : "", note ? note : "");
 }
 
 static void print_iommu(FILE *f, const char *indent, const struct pa_device *dev)
@@ -147,7 +151,7 @@ static void print_details(FILE *f, const char *indent,
 {
 	print_sriov(f, indent, dev);
 	print_acs(f, indent, dev);
-	print_link(f, indent, dev);
+	pa_text_link(f, indent, dev, NULL);
 	print_iommu(f, indent, dev);
 }
 
@@ -182,7 +186,7 @@ static void print_subtree(struct tree *t, size_t i, size_t plen, bool last)
 
 	t->printed[i] = true;
 	fprintf(t->f, "%.*s%s", (int)plen, t->prefix, last ? LAST_BRANCH : BRANCH);
-	print_device_line(t->f, dev);
+	pa_text_device_line(t->f, dev);
 
 	/* Details sit one level in; a pipe there leads on to the children. */
 	memcpy(t->prefix + plen, last ? BLANK : PIPE, STEP);

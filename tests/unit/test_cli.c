@@ -22,6 +22,7 @@
 #include <linux/pci_regs.h>
 
 #include "exitcodes.h"
+#include "fetch.h"
 #include "nl.h"
 
 /* main.c, compiled with -Dmain=pa_cli_main. */
@@ -43,6 +44,13 @@ static struct {
 	uint8_t version;		/* family version in the controller */
 	void (*respond)(const struct request *req);
 	unsigned int interrupt_dumps;	/* device dumps to flag DUMP_INTR */
+	unsigned int interrupt_p2p;	/* P2P dumps to flag DUMP_INTR */
+	const char *release;		/* kernel release INFO reports */
+
+	/* The last P2P request: what it selected or named. */
+	unsigned int p2p_devs, p2p_classes, p2p_clients;
+	struct { uint8_t bus, devfn; } p2p_addr[MAX_DATAGRAMS];
+	struct { uint32_t value, mask; } p2p_class[MAX_DATAGRAMS];
 
 	unsigned int dumps[PCIEAUDIT_CMD_MAX + 1];
 	unsigned int dos[PCIEAUDIT_CMD_MAX + 1];
@@ -146,7 +154,8 @@ static void queue_info(const struct request *req)
 	struct nl_msg *msg = reply(req, 0);
 
 	nla_put_string(msg, PCIEAUDIT_A_INFO_MODULE_VERSION, "9.9.9");
-	nla_put_string(msg, PCIEAUDIT_A_INFO_KERNEL_RELEASE, "6.1.0-fake");
+	nla_put_string(msg, PCIEAUDIT_A_INFO_KERNEL_RELEASE,
+		       fake.release ? fake.release : "6.1.0-fake");
 	nla_put_u32(msg, PCIEAUDIT_A_INFO_FEATURES, PCIEAUDIT_F_IOMMU_API |
 		    PCIEAUDIT_F_IOMMU_PRESENT);
 	nla_put_u32(msg, PCIEAUDIT_A_INFO_IOMMU_DEF_MODE,
@@ -336,6 +345,332 @@ static void kernel_stale(const struct request *req)
 static void kernel_ack_only(const struct request *req)
 {
 	queue_error(req, 0, NULL);
+}
+
+/* ---- A GPU server, for p2p and topo --------------------------------------- */
+
+#define LINK(speed, width) ((uint32_t)(speed) | (uint32_t)(width) << 4)
+
+struct fake_dev {
+	uint8_t bus, devfn;
+	int up_bus;
+	uint8_t up_devfn;
+	uint32_t class;
+	uint8_t type;
+	uint32_t lnkcap;
+	uint16_t lnksta;
+	bool acs;
+};
+
+/*
+ * Root port 00:01.0 - switch 01:00.0 - ports 02:00.0 (GPU 03:00.0, Gen4
+ * x16) and 02:01.0 (NIC 04:00.0, Gen3 x8), ACS redirecting; root port
+ * 00:02.0 - NVMe 05:00.0 (Gen4 x4).
+ */
+static const struct fake_dev server_devs[] = {
+	{ 0x00, 0x08, -1, 0, 0x060400, PCI_EXP_TYPE_ROOT_PORT,
+	  LINK(4, 16), LINK(4, 16), true },
+	{ 0x00, 0x10, -1, 0, 0x060400, PCI_EXP_TYPE_ROOT_PORT,
+	  LINK(4, 16), LINK(4, 4), true },
+	{ 0x01, 0x00, 0x00, 0x08, 0x060400, PCI_EXP_TYPE_UPSTREAM,
+	  LINK(4, 16), LINK(4, 16), false },
+	{ 0x02, 0x00, 0x01, 0x00, 0x060400, PCI_EXP_TYPE_DOWNSTREAM,
+	  LINK(4, 16), LINK(4, 16), true },
+	{ 0x02, 0x08, 0x01, 0x00, 0x060400, PCI_EXP_TYPE_DOWNSTREAM,
+	  LINK(4, 16), LINK(3, 8), true },
+	{ 0x03, 0x00, 0x02, 0x00, 0x030200, PCI_EXP_TYPE_ENDPOINT,
+	  LINK(4, 16), LINK(4, 16), false },
+	{ 0x04, 0x00, 0x02, 0x08, 0x020000, PCI_EXP_TYPE_ENDPOINT,
+	  LINK(3, 8), LINK(3, 8), false },
+	{ 0x05, 0x00, 0x00, 0x10, 0x010802, PCI_EXP_TYPE_ENDPOINT,
+	  LINK(4, 4), LINK(4, 4), false },
+};
+
+#define NSERVER_DEVS (sizeof(server_devs) / sizeof(server_devs[0]))
+
+static bool is_bridge_type(uint8_t type)
+{
+	return type == PCI_EXP_TYPE_ROOT_PORT || type == PCI_EXP_TYPE_UPSTREAM ||
+	       type == PCI_EXP_TYPE_DOWNSTREAM;
+}
+
+static struct nl_msg *server_device(const struct request *req,
+				    const struct fake_dev *d, int flags)
+{
+	struct nl_msg *msg = reply(req, flags);
+	struct nlattr *nest;
+
+	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, d->bus, d->devfn);
+	nla_put_u16(msg, PCIEAUDIT_A_DEV_VENDOR, 0x1234);
+	nla_put_u16(msg, PCIEAUDIT_A_DEV_DEVICE, 0x0001);
+	nla_put_u32(msg, PCIEAUDIT_A_DEV_CLASS, d->class);
+	nla_put_u32(msg, PCIEAUDIT_A_DEV_FLAGS, PCIEAUDIT_DEV_F_PCIE |
+		    (is_bridge_type(d->type) ? PCIEAUDIT_DEV_F_BRIDGE : 0));
+	nla_put_u8(msg, PCIEAUDIT_A_DEV_PCIE_TYPE, d->type);
+	nla_put_s32(msg, PCIEAUDIT_A_DEV_NUMA_NODE, 0);
+	if (d->up_bus >= 0)
+		test_put_addr(msg, PCIEAUDIT_A_DEV_UPSTREAM, 0,
+			      (uint8_t)d->up_bus, d->up_devfn);
+	if (d->acs) {
+		nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_ACS);
+		nla_put_u16(msg, PCIEAUDIT_A_ACS_POS, 0x220);
+		nla_put_u16(msg, PCIEAUDIT_A_ACS_CAP, 0x5f);
+		nla_put_u16(msg, PCIEAUDIT_A_ACS_CTRL, 0x1d);
+		nla_nest_end(msg, nest);
+	}
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_LINK);
+	nla_put_u32(msg, PCIEAUDIT_A_LINK_LNKCAP, d->lnkcap);
+	nla_put_u16(msg, PCIEAUDIT_A_LINK_LNKSTA, d->lnksta);
+	nla_nest_end(msg, nest);
+	return msg;
+}
+
+static void queue_server_devices(const struct request *req)
+{
+	for (size_t i = 0; i < NSERVER_DEVS; i++)
+		queue(server_device(req, &server_devs[i], NLM_F_MULTI),
+		      i + 1 < NSERVER_DEVS);
+	queue_done(req, 0, NULL, 0);
+}
+
+struct hop {
+	uint8_t bus, devfn;
+};
+
+/* The module's answer for each pair of endpoints, provider a first. */
+struct fake_pair {
+	uint8_t a, b;
+	uint32_t map, path, rule;
+	int32_t distance;
+	bool common, redirect;
+	struct hop hops_a[4], hops_b[4];
+};
+
+static const struct fake_pair server_pairs[] = {
+	{ 3, 4, PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE,
+	  PCIEAUDIT_P2P_PATH_ACS_REDIRECT, PCIEAUDIT_P2P_HOST_CPU, 4,
+	  true, true, { { 3, 0 }, { 2, 0x00 } }, { { 4, 0 }, { 2, 0x08 } } },
+	{ 3, 5, PCIEAUDIT_P2P_MAP_NOT_SUPPORTED,
+	  PCIEAUDIT_P2P_PATH_NO_COMMON_UPSTREAM, PCIEAUDIT_P2P_HOST_REFUSED, -1,
+	  false, false, { { 3, 0 }, { 2, 0x00 }, { 1, 0 }, { 0, 0x08 } },
+	  { { 5, 0 }, { 0, 0x10 } } },
+	{ 4, 5, PCIEAUDIT_P2P_MAP_NOT_SUPPORTED,
+	  PCIEAUDIT_P2P_PATH_NO_COMMON_UPSTREAM, PCIEAUDIT_P2P_HOST_REFUSED, -1,
+	  false, false, { { 4, 0 }, { 2, 0x08 }, { 1, 0 }, { 0, 0x08 } },
+	  { { 5, 0 }, { 0, 0x10 } } },
+};
+
+static const struct fake_pair *server_pair(uint8_t a, uint8_t b, bool *swap)
+{
+	for (size_t i = 0; i < sizeof(server_pairs) / sizeof(server_pairs[0]); i++) {
+		*swap = server_pairs[i].a == b && server_pairs[i].b == a;
+		if ((server_pairs[i].a == a && server_pairs[i].b == b) || *swap)
+			return &server_pairs[i];
+	}
+	return NULL;
+}
+
+static void put_hops(struct nl_msg *msg, int type, const struct hop *hops)
+{
+	for (size_t i = 0; i < 4 && (hops[i].bus || hops[i].devfn); i++)
+		test_put_addr(msg, type, 0, hops[i].bus, hops[i].devfn);
+}
+
+static void put_server_pair(struct nl_msg *msg, const struct fake_pair *fp,
+			    bool swap, uint8_t client)
+{
+	struct nlattr *nest = nla_nest_start(msg, PCIEAUDIT_A_P2P_PAIR);
+
+	test_put_addr(msg, PCIEAUDIT_A_PAIR_CLIENT, 0, client, 0);
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_KERNEL_STATUS,
+		    PCIEAUDIT_P2P_KERNEL_ANSWERED);
+	nla_put_s32(msg, PCIEAUDIT_A_PAIR_KERNEL_DISTANCE, fp->distance);
+	nla_put_s32(msg, PCIEAUDIT_A_PAIR_DISTANCE, fp->distance);
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_PATH_LENGTH, 4 + !fp->common * 2);
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_MAP, fp->map);
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_PATH, fp->path);
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_HOST_RULE, fp->rule);
+	if (fp->common)
+		test_put_addr(msg, PCIEAUDIT_A_PAIR_COMMON, 0, 1, 0);
+	put_hops(msg, PCIEAUDIT_A_PAIR_HOP_PROVIDER, swap ? fp->hops_b : fp->hops_a);
+	put_hops(msg, PCIEAUDIT_A_PAIR_HOP_CLIENT, swap ? fp->hops_a : fp->hops_b);
+	if (fp->redirect) {
+		test_put_addr(msg, PCIEAUDIT_A_PAIR_REDIRECT, 0, 2, 0x00);
+		test_put_addr(msg, PCIEAUDIT_A_PAIR_REDIRECT, 0, 2, 0x08);
+	}
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_HOST_BRIDGE_PROVIDER, 0x808609a2);
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT, 0x808609a2);
+	nla_nest_end(msg, nest);
+}
+
+/* One P2P reply message for provider a and client b, or NULL when the
+ * module would have no such pair to send. */
+static struct nl_msg *server_p2p(const struct request *req, int flags,
+				 uint8_t a, uint8_t b)
+{
+	bool swap;
+	const struct fake_pair *fp = server_pair(a, b, &swap);
+	struct nl_msg *msg;
+
+	if (!fp)
+		return NULL;
+	msg = reply(req, flags);
+	test_put_addr(msg, PCIEAUDIT_A_P2P_PROVIDER, 0, a, 0);
+	if (!(flags & NLM_F_MULTI))
+		nla_put_s32(msg, PCIEAUDIT_A_P2P_KERNEL_DISTANCE, fp->distance);
+	put_server_pair(msg, fp, swap, b);
+	return msg;
+}
+
+static bool read_addr(struct nlattr *nest, uint8_t *bus, uint8_t *devfn)
+{
+	struct nlattr *tb[PCIEAUDIT_A_ADDR_MAX + 1];
+
+	if (!(nest->nla_type & NLA_F_NESTED))
+		problem("address nest sent without NLA_F_NESTED");
+	if (nla_parse_nested(tb, PCIEAUDIT_A_ADDR_MAX, nest, NULL) < 0 ||
+	    !tb[PCIEAUDIT_A_ADDR_BUS] || !tb[PCIEAUDIT_A_ADDR_DEVFN] ||
+	    !tb[PCIEAUDIT_A_ADDR_DOMAIN])
+		return false;
+	*bus = nla_get_u8(tb[PCIEAUDIT_A_ADDR_BUS]);
+	*devfn = nla_get_u8(tb[PCIEAUDIT_A_ADDR_DEVFN]);
+	return true;
+}
+
+static void record_class(struct nlattr *nest)
+{
+	struct nlattr *tb[PCIEAUDIT_A_CLASS_MAX + 1];
+	unsigned int i = fake.p2p_classes++;
+
+	if (!(nest->nla_type & NLA_F_NESTED))
+		problem("class nest sent without NLA_F_NESTED");
+	if (nla_parse_nested(tb, PCIEAUDIT_A_CLASS_MAX, nest, NULL) < 0 ||
+	    !tb[PCIEAUDIT_A_CLASS_VALUE] || !tb[PCIEAUDIT_A_CLASS_MASK]) {
+		problem("malformed class selector");
+		return;
+	}
+	if (i < MAX_DATAGRAMS) {
+		fake.p2p_class[i].value = nla_get_u32(tb[PCIEAUDIT_A_CLASS_VALUE]);
+		fake.p2p_class[i].mask = nla_get_u32(tb[PCIEAUDIT_A_CLASS_MASK]);
+	}
+}
+
+/* Notes the request's addresses in fake.p2p_addr, in order: the provider
+ * and clients of a do, the selected functions of a dump; and its class
+ * selectors in fake.p2p_class. */
+static void record_p2p(const struct request *req)
+{
+	struct nlattr *nla;
+	int rem, n = 0;
+
+	fake.p2p_devs = fake.p2p_classes = fake.p2p_clients = 0;
+	nlmsg_for_each_attr(nla, req->nlh, GENL_HDRLEN, rem) {
+		int type = nla_type(nla);
+
+		if (type == PCIEAUDIT_A_P2P_SELECT_CLASS) {
+			record_class(nla);
+			continue;
+		}
+		if (type == PCIEAUDIT_A_P2P_SELECT_DEV)
+			fake.p2p_devs++;
+		else if (type == PCIEAUDIT_A_P2P_CLIENT)
+			fake.p2p_clients++;
+		else if (type != PCIEAUDIT_A_P2P_PROVIDER)
+			continue;
+		if (n < MAX_DATAGRAMS &&
+		    !read_addr(nla, &fake.p2p_addr[n].bus, &fake.p2p_addr[n].devfn))
+			problem("malformed address in a P2P request");
+		n++;
+	}
+}
+
+static bool server_has(uint8_t bus, uint8_t devfn)
+{
+	for (size_t i = 0; i < NSERVER_DEVS; i++)
+		if (server_devs[i].bus == bus && server_devs[i].devfn == devfn)
+			return true;
+	return false;
+}
+
+static void queue_server_p2p_do(const struct request *req)
+{
+	struct nl_msg *msg;
+
+	if (fake.p2p_clients != 1) {
+		problem("P2P do without exactly one client");
+		return;
+	}
+	if (!server_has(fake.p2p_addr[0].bus, fake.p2p_addr[0].devfn) ||
+	    !server_has(fake.p2p_addr[1].bus, fake.p2p_addr[1].devfn)) {
+		queue_error(req, -ENODEV, "no PCI function at this address");
+		return;
+	}
+	msg = server_p2p(req, 0, fake.p2p_addr[0].bus, fake.p2p_addr[1].bus);
+	if (!msg) {
+		problem("no canned answer for this P2P pair");
+		return;
+	}
+	queue(msg, false);
+	queue_error(req, 0, NULL);
+}
+
+/* Every ordered pair of the selected functions, in key order. The buses
+ * of the selectable endpoints are distinct and their devfn 0. */
+static void queue_server_p2p_dump(const struct request *req)
+{
+	int intr = 0;
+	struct nl_msg *msg;
+
+	if (fake.interrupt_p2p) {
+		fake.interrupt_p2p--;
+		intr = NLM_F_DUMP_INTR;
+		/* A pair the restart must forget. */
+		queue(server_p2p(req, NLM_F_MULTI | intr, 4, 3), true);
+	}
+	for (uint8_t a = 0; a < 0x10; a++)
+		for (uint8_t b = 0; b < 0x10; b++) {
+			bool sel_a = false, sel_b = false;
+
+			for (unsigned int i = 0; i < fake.p2p_devs; i++) {
+				sel_a |= fake.p2p_addr[i].bus == a;
+				sel_b |= fake.p2p_addr[i].bus == b;
+			}
+			msg = a != b && sel_a && sel_b ?
+				server_p2p(req, NLM_F_MULTI | intr, a, b) : NULL;
+			if (msg)
+				queue(msg, true);
+		}
+	queue_done(req, 0, NULL, intr);
+}
+
+static void kernel_server(const struct request *req)
+{
+	switch (req->cmd) {
+	case PCIEAUDIT_CMD_DEV_GET:
+		if (is_dump(req))
+			queue_server_devices(req);
+		else
+			problem("device do request to the server");
+		break;
+	case PCIEAUDIT_CMD_P2P_GET:
+		record_p2p(req);
+		if (is_dump(req))
+			queue_server_p2p_dump(req);
+		else
+			queue_server_p2p_do(req);
+		break;
+	default:
+		kernel_normal(req);
+	}
+}
+
+/* A module from before P2P: the kernel knows no such command. */
+static void kernel_server_without_p2p(const struct request *req)
+{
+	if (req->cmd == PCIEAUDIT_CMD_P2P_GET)
+		queue_error(req, -EOPNOTSUPP, NULL);
+	else
+		kernel_server(req);
 }
 
 /* ---- libnl replacements (see CLI_WRAPS in the Makefile) ----------------- */
@@ -591,12 +926,25 @@ static void help_and_version(void **state)
 	assert_true(strncmp(r.out, "Usage: pcieaudit-cli", 20) == 0);
 	assert_contains(r.out, "  report ");
 	assert_contains(r.out, "  info ");
+	assert_contains(r.out, "  p2p    [--json] A B ");
+	assert_contains(r.out, "  topo   [--json] [--all | BDF...] ");
 	assert_string_equal(r.err, "");
 	release(&r);
 
 	r = run("report", "--help");
 	assert_int_equal(r.rc, PA_EXIT_OK);
 	assert_contains(r.out, "Usage: pcieaudit-cli report [--json] [BDF]");
+	release(&r);
+
+	r = run("p2p", "--help");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "Usage: pcieaudit-cli p2p [--json] A B\n");
+	assert_contains(r.out, "Exits 0 whenever the module answered");
+	release(&r);
+
+	r = run("topo", "-h");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "Usage: pcieaudit-cli topo [--json] [--all | BDF...]\n");
 	release(&r);
 
 	r = run("info", "-h");
@@ -800,6 +1148,331 @@ static void ack_without_reply(void **state)
 		       "malformed reply from the kernel module to the module info request");
 }
 
+static json_object *item(json_object *array, size_t i)
+{
+	assert_true(i < json_object_array_length(array));
+	return json_object_array_get_idx(array, i);
+}
+
+static void p2p_text_answer(void **state)
+{
+	struct result r;
+
+	(void)state;
+	fake.respond = kernel_server;
+	r = run("p2p", "03:00.0", "0000:04:00.0");
+	if (r.rc != PA_EXIT_OK)
+		fail_msg("exit %d; stderr: %s", r.rc, r.err);
+	assert_string_equal(r.err, "");
+	assert_contains(r.out, "P2P DMA from 0000:03:00.0 (provider) to 0000:04:00.0 (client), path length 4\n");
+	assert_contains(r.out, "\nup          0000:02:00.0 Downstream Port [1234:0001]");
+	assert_contains(r.out, "DirectTrans- REDIRECTS\n");
+	assert_contains(r.out, "\ncommon      0000:01:00.0 Upstream Port");
+	assert_contains(r.out, "\ndown        0000:02:01.0 Downstream Port");
+	assert_contains(r.out, "\nkernel:     distance 4 (pci_p2pdma_distance())\n");
+	assert_contains(r.out, "\npcieaudit:  through the host bridge, distance 4\n");
+	assert_contains(r.out, "\ntopology:   PIX ");
+	assert_contains(r.out, "BANDWIDTH TRAP: under half of the 31.51 GB/s 0000:03:00.0");
+	assert_contains(r.out, "\n              pci=disable_acs_redir=0000:02:00.0;0000:02:01.0\n");
+	/* 6.1 has no pci=config_acs=. */
+	assert_null(strstr(r.out, "config_acs"));
+	release(&r);
+
+	/* One do request: provider, then exactly one client. */
+	assert_int_equal(fake.dos[PCIEAUDIT_CMD_P2P_GET], 1);
+	assert_int_equal(fake.dumps[PCIEAUDIT_CMD_DEV_GET], 1);
+	assert_int_equal(fake.p2p_clients, 1);
+	assert_int_equal(fake.p2p_addr[0].bus, 3);
+	assert_int_equal(fake.p2p_addr[1].bus, 4);
+	assert_true(fake.do_flags & NLM_F_ACK);
+}
+
+static void p2p_config_acs_on_6_11(void **state)
+{
+	struct result r;
+
+	(void)state;
+	fake.respond = kernel_server;
+	fake.release = "6.11.0-fake";
+	r = run("p2p", "04:00.0", "03:00.0");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "\n              pci=config_acs=x0x00xx@0000:02:00.0;x0x00xx@0000:02:01.0\n");
+	assert_contains(r.out, "pcieaudit-cli p2p 0000:04:00.0 0000:03:00.0\n");
+	release(&r);
+}
+
+/* A refusal is a finding, not an error: exit 0. */
+static void p2p_refused_is_no_error(void **state)
+{
+	struct result r;
+
+	(void)state;
+	fake.respond = kernel_server;
+	r = run("p2p", "05:00.0", "03:00.0");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "\ncommon      none: crosses the root complex\n");
+	assert_contains(r.out, "\nkernel:     refused (pci_p2pdma_distance() answered -1)\n");
+	assert_contains(r.out, "host rule: refused: not an AMD Zen CPU, host bridge 8086:09a2 not whitelisted\n");
+	assert_contains(r.out, "\nremedy:     no kernel parameter changes this.");
+	release(&r);
+}
+
+static void p2p_json_answer(void **state)
+{
+	struct result r;
+	json_object *root, *p;
+
+	(void)state;
+	fake.respond = kernel_server;
+	r = run("--json", "p2p", "03:00.0", "04:00.0");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	root = parse(r.out);
+	assert_int_equal(json_object_array_length(get(root, "p2p")), 1);
+	p = item(get(root, "p2p"), 0);
+	assert_string_equal(get_string(p, "a"), "0000:03:00.0");
+	assert_string_equal(get_string(p, "b"), "0000:04:00.0");
+	assert_int_equal(json_object_get_int(get(p, "kernel_distance")), 4);
+	assert_string_equal(get_string(p, "kernel_status"), "answered");
+	assert_string_equal(get_string(p, "map"), "host-bridge");
+	assert_string_equal(get_string(p, "path"), "acs_redirect");
+	assert_string_equal(get_string(p, "host_rule"), "cpu");
+	assert_string_equal(get_string(p, "common"), "0000:01:00.0");
+	assert_string_equal(get_string(p, "legend"), "PIX");
+	assert_string_equal(json_object_get_string(item(get(p, "redirect"), 1)),
+			    "0000:02:01.0");
+	assert_string_equal(get_string(get(p, "bottleneck"), "link"), "0000:04:00.0");
+	assert_true(json_object_get_boolean(get(p, "bandwidth_trap")));
+	json_object_put(root);
+	release(&r);
+}
+
+static void p2p_no_such_device(void **state)
+{
+	(void)state;
+	fake.respond = kernel_server;
+	expect_failure(run("p2p", "03:00.0", "07:00.0"), PA_EXIT_NO_DEVICE,
+		       "no such PCI device: 0000:07:00.0 (kernel: no PCI function at this address)");
+	expect_failure(run("p2p", "07:00.0", "08:00.0"), PA_EXIT_NO_DEVICE,
+		       "no such PCI device: 0000:07:00.0 or 0000:08:00.0");
+}
+
+static void p2p_usage(void **state)
+{
+	(void)state;
+	fake.respond = kernel_server;
+	expect_failure(run("p2p", "03:00.0"), PA_EXIT_USAGE,
+		       "p2p needs 2 PCI addresses: p2p [--json] A B");
+	expect_failure(run("p2p", "03:00.0", "04:00.0", "05:00.0"),
+		       PA_EXIT_USAGE, "unexpected argument '05:00.0' for p2p");
+	expect_failure(run("p2p", "03:00.0", "4:0.9"), PA_EXIT_USAGE,
+		       "invalid PCI address '4:0.9'");
+	expect_failure(run("p2p", "--all", "03:00.0", "04:00.0"), PA_EXIT_USAGE,
+		       "unknown option '--all' for p2p");
+	expect_failure(run("topo", "--all", "03:00.0"), PA_EXIT_USAGE,
+		       "topo takes --all or PCI addresses, not both");
+	assert_int_equal(fake.dos[PCIEAUDIT_CMD_INFO_GET], 0);
+}
+
+static void topo_text_matrix(void **state)
+{
+	struct result r;
+
+	(void)state;
+	fake.respond = kernel_server;
+	r = run("topo");
+	if (r.rc != PA_EXIT_OK)
+		fail_msg("exit %d; stderr: %s", r.rc, r.err);
+	assert_contains(r.out,
+		"       GPU0   NIC0   NVME0\n"
+		"GPU0   X      PIX*!  PHB-!\n"
+		"NIC0   PIX*!  X      PHB-\n"
+		"NVME0  PHB-!  PHB-   X\n");
+	assert_contains(r.out, "\nGPU0   [0000:00] 0000:03:00.0 Endpoint [1234:0001]");
+	assert_contains(r.out, "\nLegend:\n");
+	release(&r);
+	/* One dump, selecting the three by address. */
+	assert_int_equal(fake.dumps[PCIEAUDIT_CMD_P2P_GET], 1);
+	assert_int_equal(fake.p2p_devs, 3);
+	assert_int_equal(fake.p2p_classes, 0);
+}
+
+static void topo_json_matrix(void **state)
+{
+	struct result r;
+	json_object *root, *row;
+
+	(void)state;
+	fake.respond = kernel_server;
+	r = run("topo", "--json");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	root = parse(r.out);
+	assert_int_equal(json_object_array_length(get(root, "devices")), 3);
+	assert_string_equal(get_string(item(get(root, "devices"), 1), "label"), "NIC0");
+	row = item(get(root, "matrix"), 0);
+	assert_string_equal(json_object_get_string(item(row, 1)), "PIX*!");
+	assert_string_equal(json_object_get_string(item(row, 2)), "PHB-!");
+	assert_int_equal(json_object_array_length(get(root, "p2p")), 6);
+	json_object_put(root);
+	release(&r);
+}
+
+static void topo_named_devices(void **state)
+{
+	struct result r;
+
+	(void)state;
+	fake.respond = kernel_server;
+	r = run("topo", "05:00.0", "03:00.0", "5:0.0");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	/* The order given, the repeat dropped. */
+	assert_contains(r.out, "       NVME0  GPU0\n"
+			"NVME0  X      PHB-!\n"
+			"GPU0   PHB-!  X\n");
+	release(&r);
+	assert_int_equal(fake.p2p_devs, 2);
+
+	/* A bridge, by name, and alone: no pairs, so no dump. */
+	r = run("topo", "01:00.0");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "      DEV0\nDEV0  X\n");
+	release(&r);
+	assert_int_equal(fake.dumps[PCIEAUDIT_CMD_P2P_GET], 1);
+}
+
+static void topo_all(void **state)
+{
+	struct result r;
+
+	(void)state;
+	fake.respond = kernel_server;
+	r = run("topo", "--all");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	release(&r);
+	/* Every function without a subordinate bus, and only those. */
+	assert_int_equal(fake.p2p_devs, 3);
+}
+
+static void topo_no_such_device(void **state)
+{
+	(void)state;
+	fake.respond = kernel_server;
+	expect_failure(run("topo", "03:00.0", "09:00.0"), PA_EXIT_NO_DEVICE,
+		       "no such PCI device: 0000:09:00.0");
+	assert_int_equal(fake.dumps[PCIEAUDIT_CMD_P2P_GET], 0);
+}
+
+static void topo_dump_restarts(void **state)
+{
+	struct result r;
+	json_object *root;
+
+	(void)state;
+	fake.respond = kernel_server;
+	fake.interrupt_p2p = 1;
+	r = run("topo", "--json");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_int_equal(fake.dumps[PCIEAUDIT_CMD_P2P_GET], 2);
+	root = parse(r.out);
+	/* The interrupted attempt's extra pair is gone. */
+	assert_int_equal(json_object_array_length(get(root, "p2p")), 6);
+	json_object_put(root);
+	release(&r);
+}
+
+static void report_json_with_pairs(void **state)
+{
+	struct result r;
+	json_object *root, *p2p;
+
+	(void)state;
+	fake.respond = kernel_server;
+	r = run("--json", "report");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	root = parse(r.out);
+	p2p = get(root, "p2p");
+	assert_int_equal(json_object_array_length(p2p), 6);
+	assert_string_equal(get_string(item(p2p, 0), "a"), "0000:03:00.0");
+	assert_string_equal(get_string(item(p2p, 0), "b"), "0000:04:00.0");
+	assert_string_equal(get_string(item(p2p, 5), "legend"), "PHB");
+	json_object_put(root);
+	release(&r);
+	assert_int_equal(fake.p2p_devs, 3);
+
+	/* Text reports ask for no pairs. */
+	r = run("report");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	release(&r);
+	assert_int_equal(fake.dumps[PCIEAUDIT_CMD_P2P_GET], 1);
+}
+
+/* An older module: the report still works, p2p and topo explain. */
+static void module_without_p2p(void **state)
+{
+	struct result r;
+	json_object *root;
+
+	(void)state;
+	fake.respond = kernel_server_without_p2p;
+	r = run("--json", "report");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_string_equal(r.err, "");
+	root = parse(r.out);
+	assert_null(get(root, "p2p"));
+	assert_int_equal(json_object_array_length(get(root, "devices")), 8);
+	json_object_put(root);
+	release(&r);
+
+	expect_failure(run("p2p", "03:00.0", "04:00.0"), PA_EXIT_RUNTIME,
+		       "the loaded kernel module does not answer the P2P request");
+	expect_failure(run("topo"), PA_EXIT_RUNTIME,
+		       "does not answer the P2P dump");
+}
+
+/* fetch.c's P2P requests directly: class selectors, which no command
+ * sends yet, and the guards before anything is sent. */
+static void p2p_transport(void **state)
+{
+	static const struct pa_class_select classes[] = {
+		{ 0x030000, 0xff0000 }, { 0x010802, 0xffffff },
+	};
+	const struct pa_addr gpu = { 0, 3, 0 }, clients[65] = { { 0, 4, 0 } };
+	struct pa_p2p_select sel = { .devs = &gpu, .ndevs = 1,
+				     .classes = classes, .nclasses = 2 };
+	struct pa_errinfo ei = { 0 };
+	struct pa_p2p p2p;
+	struct pa_nl *nl;
+
+	(void)state;
+	fake.respond = kernel_server;
+	assert_int_equal(pa_nl_open(&nl, &ei), 0);
+	assert_int_equal(pa_fetch_p2p_dump(nl, &sel, &p2p), 0);
+	assert_int_equal(fake.p2p_devs, 1);
+	assert_int_equal(fake.p2p_classes, 2);
+	assert_int_equal(fake.p2p_class[0].value, 0x030000);
+	assert_int_equal(fake.p2p_class[0].mask, 0xff0000);
+	assert_int_equal(fake.p2p_class[1].value, 0x010802);
+	assert_int_equal(fake.p2p_class[1].mask, 0xffffff);
+	pa_p2p_clear(&p2p);
+
+	/* Nothing selected: nothing asked, rather than "everything". */
+	sel = (struct pa_p2p_select){ 0 };
+	assert_int_equal(pa_fetch_p2p_dump(nl, &sel, &p2p), 0);
+	assert_int_equal(p2p.npairs, 0);
+	assert_int_equal(fake.dumps[PCIEAUDIT_CMD_P2P_GET], 1);
+
+	assert_int_equal(pa_fetch_p2p(nl, &gpu, clients, 0, &p2p), -EINVAL);
+	assert_int_equal(pa_fetch_p2p(nl, &gpu, clients,
+				      PCIEAUDIT_P2P_MAX_CLIENTS + 1, &p2p), -EINVAL);
+	assert_int_equal(fake.dos[PCIEAUDIT_CMD_P2P_GET], 0);
+	assert_int_equal(pa_fetch_p2p(nl, &gpu, clients, 1, &p2p), 0);
+	assert_int_equal(p2p.npairs, 1);
+	assert_true(p2p.has_kernel_distance);
+	assert_int_equal(p2p.kernel_distance, 4);
+	pa_p2p_clear(&p2p);
+	pa_nl_close(nl);
+	assert_null(fake.problem);
+}
+
 #define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -822,6 +1495,21 @@ int main(void)
 		TEST(malformed_reply),
 		TEST(stale_messages_skipped),
 		TEST(ack_without_reply),
+		TEST(p2p_text_answer),
+		TEST(p2p_config_acs_on_6_11),
+		TEST(p2p_refused_is_no_error),
+		TEST(p2p_json_answer),
+		TEST(p2p_no_such_device),
+		TEST(p2p_usage),
+		TEST(topo_text_matrix),
+		TEST(topo_json_matrix),
+		TEST(topo_named_devices),
+		TEST(topo_all),
+		TEST(topo_no_such_device),
+		TEST(topo_dump_restarts),
+		TEST(report_json_with_pairs),
+		TEST(module_without_p2p),
+		TEST(p2p_transport),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

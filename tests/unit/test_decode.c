@@ -585,6 +585,327 @@ static void done(void **state)
 	nlmsg_free(msg);
 }
 
+/* ---- P2P replies ------------------------------------------------------------ */
+
+/* What a PAIR nest holds; the tests below drop or spoil one part each. */
+struct pair_spec {
+	uint8_t client_bus;
+	uint32_t status;
+	bool kernel_distance;		/* put PAIR_KERNEL_DISTANCE */
+	bool no_client, no_distance, no_map;
+	bool host_bridges;
+	int bad_type;			/* appended with bad_len zero bytes */
+	size_t bad_len;
+	bool cut_tail;			/* a cut attribute at the end */
+};
+
+static void spoil(struct nl_msg *msg, const struct pair_spec *ps)
+{
+	const unsigned char zeros[8] = { 0 };
+	const struct nlattr cut = { .nla_len = 12, .nla_type = 10 };
+
+	if (ps->bad_type)
+		nla_put(msg, ps->bad_type, (int)ps->bad_len, zeros);
+	if (ps->cut_tail)
+		nlmsg_append(msg, (void *)&cut, sizeof(cut), NLMSG_ALIGNTO);
+}
+
+static void put_pair(struct nl_msg *msg, const struct pair_spec *ps)
+{
+	struct nlattr *nest = nla_nest_start(msg, PCIEAUDIT_A_P2P_PAIR |
+					     NLA_F_NESTED);
+
+	if (!ps->no_client)
+		test_put_addr(msg, PCIEAUDIT_A_PAIR_CLIENT, 0, ps->client_bus, 0);
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_KERNEL_STATUS, ps->status);
+	if (ps->kernel_distance)
+		nla_put_s32(msg, PCIEAUDIT_A_PAIR_KERNEL_DISTANCE, 4);
+	if (!ps->no_distance)
+		nla_put_s32(msg, PCIEAUDIT_A_PAIR_DISTANCE, 4);
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_PATH_LENGTH, 4);
+	if (!ps->no_map)
+		nla_put_u32(msg, PCIEAUDIT_A_PAIR_MAP,
+			    PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE);
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_PATH, PCIEAUDIT_P2P_PATH_ACS_REDIRECT);
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_HOST_RULE, PCIEAUDIT_P2P_HOST_CPU);
+	test_put_addr(msg, PCIEAUDIT_A_PAIR_COMMON, 0, 1, 0);
+	/* Interleaved on purpose: each list keeps its own order. */
+	test_put_addr(msg, PCIEAUDIT_A_PAIR_HOP_PROVIDER, 0, 3, 0);
+	test_put_addr(msg, PCIEAUDIT_A_PAIR_REDIRECT, 0, 2, 0x08);
+	test_put_addr(msg, PCIEAUDIT_A_PAIR_HOP_CLIENT, 0, ps->client_bus, 0);
+	test_put_addr(msg, PCIEAUDIT_A_PAIR_HOP_PROVIDER, 0, 2, 0x00);
+	test_put_addr(msg, PCIEAUDIT_A_PAIR_HOP_CLIENT, 0, 2, 0x08);
+	test_put_addr(msg, PCIEAUDIT_A_PAIR_REDIRECT, 0, 2, 0x00);
+	if (ps->host_bridges) {
+		nla_put_u32(msg, PCIEAUDIT_A_PAIR_HOST_BRIDGE_PROVIDER, 0x10221480);
+		nla_put_u32(msg, PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT, 0x10221481);
+	}
+	spoil(msg, ps);
+	nla_nest_end(msg, nest);
+}
+
+static const struct pair_spec good_pair = {
+	.client_bus = 4, .status = PCIEAUDIT_P2P_KERNEL_ANSWERED,
+	.kernel_distance = true, .host_bridges = true,
+};
+
+/* A do reply to provider 03:00.0 with clients 04:00.0 and 05:00.0. */
+static struct nl_msg *p2p_do_msg(void)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_P2P_GET, 1, 0);
+	struct pair_spec second = good_pair;
+
+	test_put_addr(msg, PCIEAUDIT_A_P2P_PROVIDER, 0, 3, 0);
+	nla_put_s32(msg, PCIEAUDIT_A_P2P_KERNEL_DISTANCE, 8);
+	put_pair(msg, &good_pair);
+	second.client_bus = 5;
+	second.status = PCIEAUDIT_P2P_KERNEL_NOT_BUILT;
+	second.kernel_distance = false;
+	second.host_bridges = false;
+	put_pair(msg, &second);
+	return msg;
+}
+
+static int decode_p2p_and_free(struct nl_msg *msg, struct pa_p2p *p2p)
+{
+	int err = pa_decode_p2p(msg, p2p);
+
+	nlmsg_free(msg);
+	return err;
+}
+
+static void assert_addr(const struct pa_addr *a, uint8_t bus, uint8_t devfn)
+{
+	assert_int_equal(a->domain, 0);
+	assert_int_equal(a->bus, bus);
+	assert_int_equal(a->devfn, devfn);
+}
+
+static void p2p_do_reply(void **state)
+{
+	struct pa_p2p p2p;
+	const struct pa_p2p_pair *p;
+
+	(void)state;
+	assert_int_equal(decode_p2p_and_free(p2p_do_msg(), &p2p), 0);
+	assert_true(p2p.has_kernel_distance);
+	assert_int_equal(p2p.kernel_distance, 8);
+	assert_int_equal(p2p.npairs, 2);
+	p = &p2p.pairs[0];
+	assert_addr(&p->provider, 3, 0);
+	assert_addr(&p->client, 4, 0);
+	assert_int_equal(p->kernel_status, PCIEAUDIT_P2P_KERNEL_ANSWERED);
+	assert_true(p->has_kernel_distance);
+	assert_int_equal(p->kernel_distance, 4);
+	assert_int_equal(p->distance, 4);
+	assert_int_equal(p->path_length, 4);
+	assert_int_equal(p->map, PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE);
+	assert_int_equal(p->path, PCIEAUDIT_P2P_PATH_ACS_REDIRECT);
+	assert_int_equal(p->host_rule, PCIEAUDIT_P2P_HOST_CPU);
+	assert_true(p->has_common);
+	assert_addr(&p->common, 1, 0);
+	assert_int_equal(p->hops_provider.n, 2);
+	assert_addr(&p->hops_provider.addrs[0], 3, 0);
+	assert_addr(&p->hops_provider.addrs[1], 2, 0x00);
+	assert_int_equal(p->hops_client.n, 2);
+	assert_addr(&p->hops_client.addrs[0], 4, 0);
+	assert_addr(&p->hops_client.addrs[1], 2, 0x08);
+	/* The kernel's order, not sorted. */
+	assert_int_equal(p->redirect.n, 2);
+	assert_addr(&p->redirect.addrs[0], 2, 0x08);
+	assert_addr(&p->redirect.addrs[1], 2, 0x00);
+	assert_true(p->has_host_bridge_provider);
+	assert_int_equal(p->host_bridge_provider, 0x10221480);
+	assert_int_equal(p->host_bridge_client, 0x10221481);
+
+	p = &p2p.pairs[1];
+	assert_addr(&p->provider, 3, 0);
+	assert_addr(&p->client, 5, 0);
+	assert_int_equal(p->kernel_status, PCIEAUDIT_P2P_KERNEL_NOT_BUILT);
+	assert_false(p->has_kernel_distance);
+	assert_false(p->has_host_bridge_provider);
+	assert_false(p->has_host_bridge_client);
+	pa_p2p_clear(&p2p);
+}
+
+/* A dump message: one pair, no distance over all clients, no common
+ * bridge, and attributes newer than this CLI. */
+static void p2p_dump_message(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_P2P_GET, 1, NLM_F_MULTI);
+	struct nlattr *nest;
+	struct pa_p2p p2p;
+
+	(void)state;
+	nla_put_u64(msg, 99, 1);
+	test_put_addr(msg, PCIEAUDIT_A_P2P_PROVIDER, 0, 0x81, 0);
+	nest = nla_nest_start(msg, PCIEAUDIT_A_P2P_PAIR | NLA_F_NESTED);
+	test_put_addr(msg, PCIEAUDIT_A_PAIR_CLIENT, 0, 0x05, 1);
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_KERNEL_STATUS,
+		    PCIEAUDIT_P2P_KERNEL_WITHHELD_LOG);
+	nla_put_s32(msg, PCIEAUDIT_A_PAIR_DISTANCE, -1);
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_PATH_LENGTH, 5);
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_MAP, PCIEAUDIT_P2P_MAP_NOT_SUPPORTED);
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_PATH,
+		    PCIEAUDIT_P2P_PATH_NO_COMMON_UPSTREAM);
+	nla_put_u32(msg, PCIEAUDIT_A_PAIR_HOST_RULE, PCIEAUDIT_P2P_HOST_REFUSED);
+	nla_put_string(msg, 77, "newer");
+	test_put_addr(msg, PCIEAUDIT_A_PAIR_HOP_PROVIDER, 0, 0x81, 0);
+	test_put_addr(msg, PCIEAUDIT_A_PAIR_HOP_PROVIDER, 0, 0x80, 0x08);
+	nla_nest_end(msg, nest);
+	assert_int_equal(decode_p2p_and_free(msg, &p2p), 0);
+	assert_false(p2p.has_kernel_distance);
+	assert_int_equal(p2p.npairs, 1);
+	assert_addr(&p2p.pairs[0].provider, 0x81, 0);
+	assert_addr(&p2p.pairs[0].client, 0x05, 1);
+	assert_int_equal(p2p.pairs[0].distance, -1);
+	assert_false(p2p.pairs[0].has_common);
+	assert_int_equal(p2p.pairs[0].hops_provider.n, 2);
+	assert_int_equal(p2p.pairs[0].hops_client.n, 0);
+	assert_int_equal(p2p.pairs[0].redirect.n, 0);
+	pa_p2p_clear(&p2p);
+}
+
+static void p2p_expect_bad(struct nl_msg *msg)
+{
+	struct pa_p2p p2p = { .npairs = 42 };
+
+	assert_int_equal(decode_p2p_and_free(msg, &p2p), -EBADMSG);
+	assert_int_equal(p2p.npairs, 42);	/* output untouched */
+}
+
+static struct nl_msg *p2p_msg_with(const struct pair_spec *ps)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_P2P_GET, 1, 0);
+
+	test_put_addr(msg, PCIEAUDIT_A_P2P_PROVIDER, 0, 3, 0);
+	put_pair(msg, &good_pair);	/* a good pair first: no leak after it */
+	put_pair(msg, ps);
+	return msg;
+}
+
+static void p2p_missing_parts(void **state)
+{
+	struct pair_spec ps;
+	struct nl_msg *msg;
+
+	(void)state;
+	/* No PROVIDER. */
+	msg = test_genl_msg(PCIEAUDIT_CMD_P2P_GET, 1, 0);
+	put_pair(msg, &good_pair);
+	p2p_expect_bad(msg);
+	/* No PAIR. */
+	msg = test_genl_msg(PCIEAUDIT_CMD_P2P_GET, 1, 0);
+	test_put_addr(msg, PCIEAUDIT_A_P2P_PROVIDER, 0, 3, 0);
+	p2p_expect_bad(msg);
+
+	ps = good_pair;
+	ps.no_client = true;
+	p2p_expect_bad(p2p_msg_with(&ps));
+	ps = good_pair;
+	ps.no_distance = true;
+	p2p_expect_bad(p2p_msg_with(&ps));
+	ps = good_pair;
+	ps.no_map = true;
+	p2p_expect_bad(p2p_msg_with(&ps));
+	/* The kernel answered, but its distance is missing. */
+	ps = good_pair;
+	ps.kernel_distance = false;
+	p2p_expect_bad(p2p_msg_with(&ps));
+}
+
+/* A complete PAIR plus one attribute of the wrong size. */
+static void p2p_pair_wrong_size(int type, size_t len)
+{
+	struct pair_spec ps = good_pair;
+
+	ps.bad_type = type;
+	ps.bad_len = len;
+	p2p_expect_bad(p2p_msg_with(&ps));
+}
+
+static void p2p_wrong_sizes(void **state)
+{
+	struct nl_msg *msg;
+
+	(void)state;
+	p2p_pair_wrong_size(PCIEAUDIT_A_PAIR_KERNEL_STATUS, 2);
+	p2p_pair_wrong_size(PCIEAUDIT_A_PAIR_KERNEL_DISTANCE, 8);
+	p2p_pair_wrong_size(PCIEAUDIT_A_PAIR_DISTANCE, 1);
+	p2p_pair_wrong_size(PCIEAUDIT_A_PAIR_PATH_LENGTH, 8);
+	p2p_pair_wrong_size(PCIEAUDIT_A_PAIR_MAP, 1);
+	p2p_pair_wrong_size(PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT, 2);
+	/* Address nests without their members: the lists are checked too. */
+	p2p_pair_wrong_size(PCIEAUDIT_A_PAIR_HOP_CLIENT, 0);
+	p2p_pair_wrong_size(PCIEAUDIT_A_PAIR_REDIRECT, 0);
+	p2p_pair_wrong_size(PCIEAUDIT_A_PAIR_COMMON, 0);
+
+	msg = test_genl_msg(PCIEAUDIT_CMD_P2P_GET, 1, 0);
+	test_put_addr(msg, PCIEAUDIT_A_P2P_PROVIDER, 0, 3, 0);
+	nla_put_u16(msg, PCIEAUDIT_A_P2P_KERNEL_DISTANCE, 1);
+	put_pair(msg, &good_pair);
+	p2p_expect_bad(msg);
+}
+
+static void p2p_spoiled_pair_is_the_cause(void **state)
+{
+	struct pa_p2p p2p;
+
+	(void)state;
+	/* The same messages, unspoiled, decode: the size is what fails. */
+	assert_int_equal(decode_p2p_and_free(p2p_msg_with(&good_pair), &p2p), 0);
+	assert_int_equal(p2p.npairs, 2);
+	pa_p2p_clear(&p2p);
+}
+
+/* A complete PAIR followed by a cut attribute; a cut message. */
+static void p2p_truncated(void **state)
+{
+	struct pair_spec ps = good_pair;
+	struct nl_msg *msg;
+
+	(void)state;
+	ps.cut_tail = true;
+	p2p_expect_bad(p2p_msg_with(&ps));
+
+	msg = p2p_do_msg();
+	nlmsg_hdr(msg)->nlmsg_len -= 4;
+	p2p_expect_bad(msg);
+}
+
+static void p2p_corruption_never_crashes(void **state)
+{
+	struct nl_msg *good = p2p_do_msg();
+	uint32_t len = nlmsg_hdr(good)->nlmsg_len;
+
+	(void)state;
+	for (uint32_t cut = NLMSG_HDRLEN; cut <= len; cut++) {
+		struct nl_msg *msg = nlmsg_convert(nlmsg_hdr(good));
+		struct pa_p2p p2p;
+		int err;
+
+		nlmsg_hdr(msg)->nlmsg_len = cut;
+		err = decode_p2p_and_free(msg, &p2p);
+		assert_true(err == 0 || err == -EBADMSG);
+		if (!err)
+			pa_p2p_clear(&p2p);
+	}
+	for (uint32_t i = sizeof(uint32_t); i < len; i++) {
+		for (unsigned int v = 0; v < 256; v += 0x55) {
+			struct nl_msg *msg = nlmsg_convert(nlmsg_hdr(good));
+			struct pa_p2p p2p;
+			int err;
+
+			((unsigned char *)nlmsg_hdr(msg))[i] = (unsigned char)v;
+			err = decode_p2p_and_free(msg, &p2p);
+			assert_true(err == 0 || err == -EBADMSG);
+			if (!err)
+				pa_p2p_clear(&p2p);
+		}
+	}
+	nlmsg_free(good);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -609,6 +930,13 @@ int main(void)
 		cmocka_unit_test(info_missing_required),
 		cmocka_unit_test(extack),
 		cmocka_unit_test(done),
+		cmocka_unit_test(p2p_do_reply),
+		cmocka_unit_test(p2p_dump_message),
+		cmocka_unit_test(p2p_missing_parts),
+		cmocka_unit_test(p2p_wrong_sizes),
+		cmocka_unit_test(p2p_spoiled_pair_is_the_cause),
+		cmocka_unit_test(p2p_truncated),
+		cmocka_unit_test(p2p_corruption_never_crashes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -125,11 +125,13 @@ static json_object *device(void **state, size_t i)
 static void top_level(void **state)
 {
 	static const char *const keys[] = {
-		"schema_version", "info", "devices", "groups",
+		"schema_version", "info", "devices", "groups", "p2p",
 	};
 	struct doc *doc = *state;
 
-	check_keys(doc->root, keys, 4);
+	check_keys(doc->root, keys, 5);
+	/* The fixture did not ask for P2P answers. */
+	check_null(doc->root, "p2p");
 	check_int(doc->root, "schema_version", 1);
 	assert_int_equal(json_object_array_length(get(doc->root, "devices")), 4);
 }

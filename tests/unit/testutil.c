@@ -172,3 +172,131 @@ char *test_render(int (*fn)(FILE *f, const void *arg), const void *arg,
 	assert_int_equal(fclose(f), 0);
 	return text;
 }
+
+static bool bridge_type(int pcie_type)
+{
+	return pcie_type == PCI_EXP_TYPE_ROOT_PORT ||
+	       pcie_type == PCI_EXP_TYPE_UPSTREAM ||
+	       pcie_type == PCI_EXP_TYPE_DOWNSTREAM ||
+	       pcie_type == PCI_EXP_TYPE_PCI_BRIDGE ||
+	       pcie_type == PCI_EXP_TYPE_PCIE_BRIDGE;
+}
+
+void test_add_dev(struct pa_report *rep, const struct test_dev *spec)
+{
+	struct pa_device d = {
+		.addr = { spec->domain, spec->bus, spec->devfn },
+		.vendor = 0x1234, .device = 0x0001,
+		.class = spec->class, .pcie_type = spec->pcie_type,
+		.numa_node = spec->numa,
+		.flags = spec->flags | (spec->pcie_type >= 0 ? PCIEAUDIT_DEV_F_PCIE : 0) |
+			 (bridge_type(spec->pcie_type) ? PCIEAUDIT_DEV_F_BRIDGE : 0),
+		.has_upstream = spec->up_bus >= 0,
+		.upstream = { spec->domain, (uint8_t)spec->up_bus, spec->up_devfn },
+		.has_link = spec->lnkcap != 0,
+		.link = { .lnkcap = spec->lnkcap, .lnksta = spec->lnksta },
+		.has_acs = spec->has_acs,
+		.acs = { .pos = 0x100, .cap = 0x7f, .ctrl = spec->acs_ctrl },
+	};
+
+	add_device(rep, &d);
+}
+
+/* Which of start's ancestors (start included) is a, or -1. */
+static int depth_of(const struct pa_report *rep, struct pa_addr start,
+		    const struct pa_addr *a)
+{
+	const struct pa_device *d = pa_report_find(rep, &start);
+
+	for (int depth = 0; d; depth++) {
+		if (pa_addr_eq(&d->addr, a))
+			return depth;
+		d = d->has_upstream ? pa_report_find(rep, &d->upstream) : NULL;
+	}
+	return -1;
+}
+
+/* The first ancestor of a (a included) that is also one of b. */
+static const struct pa_device *common_of(const struct pa_report *rep,
+					 struct pa_addr a, struct pa_addr b)
+{
+	const struct pa_device *d = pa_report_find(rep, &a);
+
+	while (d && depth_of(rep, b, &d->addr) < 0)
+		d = d->has_upstream ? pa_report_find(rep, &d->upstream) : NULL;
+	return d;
+}
+
+static void add_hops(const struct pa_report *rep, struct pa_addr from,
+		     const struct pa_device *stop, struct pa_addr_list *hops)
+{
+	const struct pa_device *d = pa_report_find(rep, &from);
+
+	while (d && d != stop) {
+		assert_int_equal(pa_addr_list_add(hops, &d->addr), 0);
+		d = d->has_upstream ? pa_report_find(rep, &d->upstream) : NULL;
+	}
+}
+
+void test_add_pair(struct pa_report *rep, struct pa_addr a, struct pa_addr b,
+		   uint32_t map, uint32_t path, uint32_t host_rule)
+{
+	const struct pa_device *common = common_of(rep, a, b);
+	struct pa_p2p one = { .npairs = 1 };
+	struct pa_p2p_pair *p = calloc(1, sizeof(*p));
+
+	assert_non_null(p);
+	*p = (struct pa_p2p_pair){
+		.provider = a, .client = b,
+		.kernel_status = PCIEAUDIT_P2P_KERNEL_ANSWERED,
+		.has_kernel_distance = true,
+		.map = map, .path = path, .host_rule = host_rule,
+		.has_common = common != NULL,
+	};
+	if (common)
+		p->common = common->addr;
+	add_hops(rep, a, common, &p->hops_provider);
+	add_hops(rep, b, common, &p->hops_client);
+	p->path_length = (uint32_t)(p->hops_provider.n + p->hops_client.n);
+	p->distance = map == PCIEAUDIT_P2P_MAP_NOT_SUPPORTED ?
+		-1 : (int32_t)p->path_length;
+	p->kernel_distance = p->distance;
+	one.pairs = p;
+	assert_int_equal(pa_p2p_take(&rep->p2p, &one), 0);
+	pa_p2p_sort(&rep->p2p);
+	rep->has_p2p = true;
+}
+
+static void save_snapshot(const char *text, const char *name)
+{
+	const char *dir = getenv("PA_SNAPSHOT_DIR");
+	char path[512];
+	FILE *f;
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s.txt", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+void test_snapshot(const char *text, const char *want, const char *name)
+{
+	size_t line = 1, start = 0, i;
+
+	if (!strcmp(text, want))
+		return;
+	save_snapshot(text, name);
+	for (i = 0; text[i] && text[i] == want[i]; i++) {
+		if (text[i] == '\n') {
+			line++;
+			start = i + 1;
+		}
+	}
+	fail_msg("%s differs at line %zu:\n got: %.*s\nwant: %.*s", name, line,
+		 (int)strcspn(text + start, "\n"), text + start,
+		 (int)strcspn(want + start, "\n"), want + start);
+}

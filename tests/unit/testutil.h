@@ -30,6 +30,48 @@ void test_put_addr(struct nl_msg *msg, int type, uint32_t domain, uint8_t bus,
  * VFs; two IOMMU groups. Strings are heap-allocated like the real ones. */
 void test_fixture_report(struct pa_report *rep);
 
+/* Link register values: speed encoding (1 = 2.5GT/s ... 4 = 16GT/s) and
+ * width, as LnkCap and LnkSta hold them. */
+#define TEST_LINK(speed, width) ((uint32_t)(speed) | (uint32_t)(width) << 4)
+
+/* A function of a synthetic topology; up_bus < 0 for one on a root bus.
+ * lnkcap 0 means no link registers. */
+struct test_dev {
+	uint32_t domain;
+	uint8_t bus, devfn;
+	int up_bus;
+	uint8_t up_devfn;
+	uint32_t class;
+	int pcie_type;		/* PCI_EXP_TYPE_*, -1 conventional */
+	int numa;
+	uint32_t lnkcap;
+	uint16_t lnksta;
+	bool has_acs;
+	uint16_t acs_ctrl;
+	uint32_t flags;		/* besides BRIDGE, which pcie_type implies */
+};
+
+/* Appends the function; the upstream shares its domain. */
+void test_add_dev(struct pa_report *rep, const struct test_dev *spec);
+
+/*
+ * Appends to rep->p2p the pair a -> b as the module would send it: the
+ * nearest common upstream bridge and the hops below it on each side (each
+ * list starts with the endpoint itself), or, without one, the hops up to
+ * the root bus; path_length counts them all. The kernel answered with the
+ * same distance, -1 when map is PCIEAUDIT_P2P_MAP_NOT_SUPPORTED. The
+ * redirect list is left empty. rep->p2p is sorted again afterwards.
+ */
+void test_add_pair(struct pa_report *rep, struct pa_addr a, struct pa_addr b,
+		   uint32_t map, uint32_t path, uint32_t host_rule);
+
+/*
+ * Fails unless text is want, naming the first line that differs (cmocka
+ * cuts long strings short). With PA_SNAPSHOT_DIR set, the actual text is
+ * also written to $PA_SNAPSHOT_DIR/<name>.txt, to review and adopt.
+ */
+void test_snapshot(const char *text, const char *want, const char *name);
+
 /* Runs fn(arg) with f open on memory and returns what it wrote (free it). */
 char *test_render(int (*fn)(FILE *f, const void *arg), const void *arg,
 		  int *ret);

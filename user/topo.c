@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "topo.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/pci_regs.h>
+#include <linux/pcieaudit.h>
+
+#include "p2p_path.h"
+
+static const struct {
+	const char *name;
+	const char *meaning;
+} legends[PA_NLEGENDS] = {
+	[PA_LEGEND_X]	 = { "X", "the same function" },
+	[PA_LEGEND_PIX]	 = { "PIX", "at most one PCIe switch or bridge between them" },
+	[PA_LEGEND_PXB]	 = { "PXB", "several PCIe switches, no host bridge crossed" },
+	[PA_LEGEND_PHB]	 = { "PHB", "no common upstream bridge: through their PCIe host bridge" },
+	[PA_LEGEND_NODE] = { "NODE", "across PCIe host bridges within one NUMA node" },
+	[PA_LEGEND_SYS]	 = { "SYS", "across NUMA nodes (or a NUMA node unknown)" },
+};
+
+const char *pa_legend_name(enum pa_legend legend)
+{
+	return legend < PA_NLEGENDS ? legends[legend].name : "?";
+}
+
+const char *pa_legend_meaning(enum pa_legend legend)
+{
+	return legend < PA_NLEGENDS ? legends[legend].meaning : "?";
+}
+
+bool pa_host_bridge(const struct pa_report *rep, const struct pa_addr *addr,
+		    struct pa_addr *root)
+{
+	const struct pa_device *dev = pa_report_find(rep, addr);
+
+	/* Bounded: corrupt upstream links could form a cycle. */
+	for (size_t steps = 0; dev && steps <= rep->ndevices; steps++) {
+		if (!dev->has_upstream) {
+			*root = (struct pa_addr){ dev->addr.domain, dev->addr.bus, 0 };
+			return true;
+		}
+		dev = pa_report_find(rep, &dev->upstream);
+	}
+	return false;
+}
+
+/* A hop that is not just a downstream port of the switch the path is in.
+ * One the report lacks counts too: one switch cannot be proven then. */
+static bool starts_another_switch(const struct pa_device *dev)
+{
+	if (!dev)
+		return true;
+	switch (dev->pcie_type) {
+	case PCI_EXP_TYPE_UPSTREAM:
+	case PCI_EXP_TYPE_PCI_BRIDGE:
+	case PCI_EXP_TYPE_PCIE_BRIDGE:
+		return true;
+	case -1:
+		return (dev->flags & PCIEAUDIT_DEV_F_BRIDGE) != 0;
+	default:
+		return false;
+	}
+}
+
+struct switch_count {
+	const struct pa_report *rep;
+	bool several;
+};
+
+static void visit_hop(const struct pa_addr *addr, enum pa_step_role role,
+		      void *arg)
+{
+	struct switch_count *sc = arg;
+
+	if ((role == PA_STEP_UP || role == PA_STEP_DOWN) &&
+	    starts_another_switch(pa_report_find(sc->rep, addr)))
+		sc->several = true;
+}
+
+static bool every_numa_node_unknown(const struct pa_report *rep)
+{
+	for (size_t i = 0; i < rep->ndevices; i++)
+		if (rep->devices[i].numa_node >= 0)
+			return false;
+	return true;
+}
+
+static int numa_node(const struct pa_report *rep, const struct pa_addr *addr,
+		     bool all_unknown)
+{
+	const struct pa_device *dev = pa_report_find(rep, addr);
+
+	if (!dev)
+		return -1;
+	return dev->numa_node < 0 && all_unknown ? 0 : dev->numa_node;
+}
+
+/* No common upstream bridge: how far apart are their host bridges? */
+static enum pa_legend across_root(const struct pa_report *rep,
+				  const struct pa_p2p_pair *pair)
+{
+	struct pa_addr hp, hc;
+	bool all_unknown;
+	int np, nc;
+
+	if (!pa_host_bridge(rep, &pair->provider, &hp) ||
+	    !pa_host_bridge(rep, &pair->client, &hc))
+		return PA_LEGEND_SYS;
+	if (pa_addr_eq(&hp, &hc))
+		return PA_LEGEND_PHB;
+	all_unknown = every_numa_node_unknown(rep);
+	np = numa_node(rep, &pair->provider, all_unknown);
+	nc = numa_node(rep, &pair->client, all_unknown);
+	return np >= 0 && np == nc ? PA_LEGEND_NODE : PA_LEGEND_SYS;
+}
+
+enum pa_legend pa_legend_of(const struct pa_report *rep,
+			    const struct pa_p2p_pair *pair)
+{
+	struct switch_count sc = { rep, false };
+
+	if (pa_addr_eq(&pair->provider, &pair->client))
+		return PA_LEGEND_X;
+	if (!pair->has_common)
+		return across_root(rep, pair);
+	pa_path_walk(pair, visit_hop, &sc);
+	return sc.several ? PA_LEGEND_PXB : PA_LEGEND_PIX;
+}
+
+/* The map type's mark, '\0' for none. */
+static char map_mark(uint32_t map)
+{
+	switch (map) {
+	case PCIEAUDIT_P2P_MAP_BUS_ADDR:
+		return '\0';
+	case PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE:
+		return PA_MARK_HOST_BRIDGE;
+	case PCIEAUDIT_P2P_MAP_NOT_SUPPORTED:
+		return PA_MARK_REFUSED;
+	default:
+		return PA_MARK_UNKNOWN_MAP;
+	}
+}
+
+void pa_topo_cell(const struct pa_report *rep, const struct pa_addr *a,
+		  const struct pa_addr *b, char cell[PA_CELL_LEN])
+{
+	const struct pa_p2p_pair *pair;
+	struct pa_bottleneck bn;
+	char marks[3] = { 0 };
+	size_t n = 0;
+
+	if (pa_addr_eq(a, b)) {
+		snprintf(cell, PA_CELL_LEN, "%s", pa_legend_name(PA_LEGEND_X));
+		return;
+	}
+	pair = pa_p2p_find(&rep->p2p, a, b);
+	if (!pair) {
+		snprintf(cell, PA_CELL_LEN, "%s", PA_CELL_NO_ANSWER);
+		return;
+	}
+	pa_path_bottleneck(rep, pair, &bn);
+	marks[n] = map_mark(pair->map);
+	n += marks[n] != '\0';
+	if (bn.trap)
+		marks[n] = PA_MARK_TRAP;
+	snprintf(cell, PA_CELL_LEN, "%s%s",
+		 pa_legend_name(pa_legend_of(rep, pair)), marks);
+}
+
+enum kind { GPU, ACC, NIC, NVME, OTHER, NKINDS };
+
+static const char *const kind_labels[NKINDS] = {
+	[GPU] = "GPU", [ACC] = "ACC", [NIC] = "NIC", [NVME] = "NVME",
+	[OTHER] = "DEV",
+};
+
+/* Display (3D controllers too), processing accelerators, co-processors,
+ * network (Ethernet, InfiniBand, ...), NVM Express. */
+static enum kind kind_of(uint32_t class)
+{
+	if (class >> 16 == 0x03)
+		return GPU;
+	if (class >> 16 == 0x12 || class >> 8 == 0x0b40)
+		return ACC;
+	if (class >> 16 == 0x02)
+		return NIC;
+	if (class == 0x010802)
+		return NVME;
+	return OTHER;
+}
+
+bool pa_topo_default_class(uint32_t class)
+{
+	return kind_of(class) != OTHER;
+}
+
+static bool is_bridge(const struct pa_device *dev)
+{
+	return (dev->flags & PCIEAUDIT_DEV_F_BRIDGE) != 0;
+}
+
+/* VFs are left out by default: one SR-IOV NIC can bring hundreds. */
+static bool selected(const struct pa_device *dev, enum pa_select how)
+{
+	if (is_bridge(dev))
+		return false;
+	if (how == PA_SELECT_ALL)
+		return true;
+	return pa_topo_default_class(dev->class) &&
+	       !(dev->flags & PCIEAUDIT_DEV_F_VIRTFN);
+}
+
+static void add(struct pa_topo *t, const struct pa_device *dev,
+		size_t counts[NKINDS])
+{
+	enum kind k = kind_of(dev->class);
+	struct pa_topo_dev *td = &t->devs[t->n++];
+
+	td->dev = dev;
+	snprintf(td->label, sizeof(td->label), "%s%zu", kind_labels[k],
+		 counts[k]++);
+}
+
+static void select_by_kind(const struct pa_report *rep, enum pa_select how,
+			   struct pa_topo *t)
+{
+	size_t counts[NKINDS] = { 0 };
+
+	for (int k = 0; k < NKINDS; k++)
+		for (size_t i = 0; i < rep->ndevices; i++)
+			if (kind_of(rep->devices[i].class) == (enum kind)k &&
+			    selected(&rep->devices[i], how))
+				add(t, &rep->devices[i], counts);
+}
+
+static bool listed_before(const struct pa_topo *t, const struct pa_device *dev)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->devs[i].dev == dev)
+			return true;
+	return false;
+}
+
+static int select_list(const struct pa_report *rep, const struct pa_addr *list,
+		       size_t nlist, struct pa_topo *t, size_t *missing)
+{
+	size_t counts[NKINDS] = { 0 };
+
+	for (size_t i = 0; i < nlist; i++) {
+		const struct pa_device *dev = pa_report_find(rep, &list[i]);
+
+		if (!dev) {
+			*missing = i;
+			return -ENODEV;
+		}
+		if (!listed_before(t, dev))
+			add(t, dev, counts);
+	}
+	return 0;
+}
+
+int pa_topo_select(const struct pa_report *rep, enum pa_select how,
+		   const struct pa_addr *list, size_t nlist,
+		   struct pa_topo *topo, size_t *missing)
+{
+	size_t max = how == PA_SELECT_LIST ? nlist : rep->ndevices;
+	struct pa_topo t = { calloc(max + 1, sizeof(*t.devs)), 0 };
+	int err = 0;
+
+	if (!t.devs)
+		return -ENOMEM;
+	if (how == PA_SELECT_LIST)
+		err = select_list(rep, list, nlist, &t, missing);
+	else
+		select_by_kind(rep, how, &t);
+	if (err) {
+		pa_topo_clear(&t);
+		return err;
+	}
+	*topo = t;
+	return 0;
+}
+
+int pa_topo_addrs(const struct pa_topo *topo, struct pa_addr **addrs)
+{
+	*addrs = calloc(topo->n + 1, sizeof(**addrs));
+	if (!*addrs)
+		return -ENOMEM;
+	for (size_t i = 0; i < topo->n; i++)
+		(*addrs)[i] = topo->devs[i].dev->addr;
+	return 0;
+}
+
+void pa_topo_clear(struct pa_topo *topo)
+{
+	free(topo->devs);
+	*topo = (struct pa_topo){ 0 };
+}
