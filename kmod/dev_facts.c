@@ -11,6 +11,7 @@
 #include <linux/string.h>
 #include <linux/pcieaudit.h>
 
+#include "acs_baseline.h"
 #include "dev_facts.h"
 
 /* Mirrors pcie_cap_has_lnkctl(), which is private to drivers/pci. */
@@ -50,6 +51,7 @@ static bool read_acs(struct pci_dev *pdev, struct pcieaudit_acs *a)
 	a->pos = pcieaudit_acs_pos(pdev);
 	if (!a->pos)
 		return false;
+	a->has_ctrl_at_load = pcieaudit_acs_baseline(pdev, &a->ctrl_at_load);
 	return !pci_read_config_word(pdev, a->pos + PCI_ACS_CAP, &a->cap) &&
 	       !pci_read_config_word(pdev, a->pos + PCI_ACS_CTRL, &a->ctrl);
 }

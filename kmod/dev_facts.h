@@ -11,6 +11,8 @@ struct pcieaudit_acs {
 	u16 pos;
 	u16 cap;
 	u16 ctrl;
+	bool has_ctrl_at_load;
+	u16 ctrl_at_load;
 };
 
 struct pcieaudit_link {

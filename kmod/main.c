@@ -4,6 +4,7 @@
 #include <net/genetlink.h>
 #include <linux/pcieaudit.h>
 
+#include "acs_baseline.h"
 #include "netlink.h"
 #include "pci_walk.h"
 #include "version.h"
@@ -15,12 +16,17 @@ static int __init pcieaudit_init(void)
 	ret = pcieaudit_walk_init();
 	if (ret)
 		return ret;
-	ret = pcieaudit_genl_init();
+	ret = pcieaudit_acs_baseline_init();
 	if (ret)
 		goto err_walk;
+	ret = pcieaudit_genl_init();
+	if (ret)
+		goto err_baseline;
 	pr_debug("version %s loaded\n", PCIEAUDIT_VERSION);
 	return 0;
 
+err_baseline:
+	pcieaudit_acs_baseline_exit();
 err_walk:
 	pcieaudit_walk_exit();
 	return ret;
@@ -29,6 +35,7 @@ err_walk:
 static void __exit pcieaudit_exit(void)
 {
 	pcieaudit_genl_uninit();
+	pcieaudit_acs_baseline_exit();
 	pcieaudit_walk_exit();
 }
 

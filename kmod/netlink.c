@@ -82,7 +82,9 @@ static int put_acs(struct sk_buff *skb, const struct pcieaudit_acs *acs)
 		return -EMSGSIZE;
 	if (nla_put_u16(skb, PCIEAUDIT_A_ACS_POS, acs->pos) ||
 	    nla_put_u16(skb, PCIEAUDIT_A_ACS_CAP, acs->cap) ||
-	    nla_put_u16(skb, PCIEAUDIT_A_ACS_CTRL, acs->ctrl)) {
+	    nla_put_u16(skb, PCIEAUDIT_A_ACS_CTRL, acs->ctrl) ||
+	    (acs->has_ctrl_at_load &&
+	     nla_put_u16(skb, PCIEAUDIT_A_ACS_CTRL_AT_LOAD, acs->ctrl_at_load))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

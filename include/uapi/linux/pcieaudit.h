@@ -219,11 +219,16 @@ enum pcieaudit_addr_attr {
  * @PCIEAUDIT_A_ACS_POS: u16, capability offset in configuration space.
  * @PCIEAUDIT_A_ACS_CAP: u16, ACS Capability register, raw.
  * @PCIEAUDIT_A_ACS_CTRL: u16, ACS Control register, raw, read live.
+ * @PCIEAUDIT_A_ACS_CTRL_AT_LOAD: u16, the ACS Control register as it read
+ *	when the module loaded, or when the function was added after that.
+ *	A difference from PCIEAUDIT_A_ACS_CTRL means ACS changed since, and
+ *	IOMMU groups formed at boot may claim isolation ACS no longer gives.
  */
 enum pcieaudit_acs_attr {
 	PCIEAUDIT_A_ACS_POS = 1,
 	PCIEAUDIT_A_ACS_CAP,
 	PCIEAUDIT_A_ACS_CTRL,
+	PCIEAUDIT_A_ACS_CTRL_AT_LOAD,
 
 	__PCIEAUDIT_A_ACS_MAX,
 	PCIEAUDIT_A_ACS_MAX = __PCIEAUDIT_A_ACS_MAX - 1
