@@ -13,7 +13,7 @@ VERSION := $(BASE_VERSION)$(if $(GIT_REV),+g$(GIT_REV))
 DEB_DEPS := build-essential pkg-config libnl-genl-3-dev libnl-3-dev libpci-dev \
 	libcmocka-dev libjson-c-dev pciutils linux-headers-amd64 linux-image-amd64 \
 	linux-source-6.1 qemu-system-x86 busybox-static cpio kmod sparse python3 \
-	bc bison flex libelf-dev libssl-dev xz-utils dkms
+	bc bison flex libelf-dev libssl-dev xz-utils dkms libyaml-dev prometheus
 
 .PHONY: all module cli deps check unit vm-test style sparse demo install \
 	module-install dkms-install clean

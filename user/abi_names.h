@@ -48,4 +48,23 @@ const char *pa_p2p_path_name(uint32_t path);
 /* "not_needed", "cpu", "whitelist", "refused"; NULL when unknown. */
 const char *pa_p2p_host_rule_name(uint32_t rule);
 
+/* "module" or "sysfs" (enum pa_host_source); NULL when unknown. */
+const char *pa_host_source_name(uint32_t source);
+
+/*
+ * The reverse of the lookups above, for snapshots: the value whose name is
+ * name, or 0 when there is none. "unknown" gives PCIEAUDIT_DOMAIN_UNKNOWN.
+ */
+uint32_t pa_domain_type_value(const char *name);
+uint32_t pa_source_value(const char *name);
+uint32_t pa_iommu_mode_value(const char *name);
+uint32_t pa_iommu_strict_value(const char *name);
+uint32_t pa_p2p_kernel_status_value(const char *name);
+uint32_t pa_p2p_map_value(const char *name);
+uint32_t pa_p2p_path_value(const char *name);
+uint32_t pa_p2p_host_rule_value(const char *name);
+uint32_t pa_host_source_value(const char *name);
+/* PCI_EXP_TYPE_* for a pa_pcie_type_name() spelling, or -1. */
+int pa_pcie_type_value(const char *name);
+
 #endif /* PA_ABI_NAMES_H */

@@ -39,6 +39,7 @@ static const struct nla_policy acs_policy[PCIEAUDIT_A_ACS_MAX + 1] = {
 	[PCIEAUDIT_A_ACS_POS]	= U16,
 	[PCIEAUDIT_A_ACS_CAP]	= U16,
 	[PCIEAUDIT_A_ACS_CTRL]	= U16,
+	[PCIEAUDIT_A_ACS_CTRL_AT_LOAD]	= U16,
 };
 
 static const struct nla_policy link_policy[PCIEAUDIT_A_LINK_MAX + 1] = {
@@ -210,6 +211,9 @@ static int decode_acs(struct nlattr *nest, struct pa_acs *acs)
 	acs->pos = nla_get_u16(tb[PCIEAUDIT_A_ACS_POS]);
 	acs->cap = nla_get_u16(tb[PCIEAUDIT_A_ACS_CAP]);
 	acs->ctrl = nla_get_u16(tb[PCIEAUDIT_A_ACS_CTRL]);
+	/* Modules before ACS drift tracking leave it out. */
+	acs->has_ctrl_at_load = tb[PCIEAUDIT_A_ACS_CTRL_AT_LOAD] != NULL;
+	acs->ctrl_at_load = get_u16(tb[PCIEAUDIT_A_ACS_CTRL_AT_LOAD]);
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 #include "fetch.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 #include <linux/pcieaudit.h>
@@ -270,4 +271,22 @@ int pa_fetch_p2p_dump(struct pa_nl *nl, const struct pa_p2p_select *sel,
 	}
 	pa_p2p_sort(p2p);
 	return 0;
+}
+
+int pa_fetch_topo_pairs(struct pa_nl *nl, const struct pa_topo *topo,
+			struct pa_report *rep)
+{
+	struct pa_p2p_select sel = { 0 };
+	struct pa_addr *addrs;
+	int err = pa_topo_addrs(topo, &addrs);
+
+	if (err)
+		return err;
+	sel.devs = addrs;
+	/* One device makes no pair; none must not become "select all". */
+	sel.ndevs = topo->n > 1 ? topo->n : 0;
+	err = pa_fetch_p2p_dump(nl, &sel, &rep->p2p);
+	free(addrs);
+	rep->has_p2p = !err;
+	return err;
 }

@@ -8,6 +8,7 @@
 
 #include "model.h"
 #include "nl.h"
+#include "topo.h"
 
 int pa_fetch_info(struct pa_nl *nl, struct pa_info *info);
 
@@ -51,5 +52,12 @@ struct pa_p2p_select {
  */
 int pa_fetch_p2p_dump(struct pa_nl *nl, const struct pa_p2p_select *sel,
 		      struct pa_p2p *p2p);
+
+/*
+ * The P2P pairs among topo's devices, into rep->p2p (rep->has_p2p set on
+ * success). Fewer than two devices make no pair and ask nothing.
+ */
+int pa_fetch_topo_pairs(struct pa_nl *nl, const struct pa_topo *topo,
+			struct pa_report *rep);
 
 #endif /* PA_FETCH_H */

@@ -89,6 +89,8 @@ static json_object *acs_object(const struct pa_acs *acs)
 	add(obj, "ctrl", uint_value(acs->ctrl));
 	add(obj, "cap_flags", acs_flags_object(acs->cap));
 	add(obj, "ctrl_flags", acs_flags_object(acs->ctrl));
+	add(obj, "ctrl_at_load", acs->has_ctrl_at_load ?
+	    uint_value(acs->ctrl_at_load) : NULL);
 	return obj;
 }
 
@@ -106,6 +108,7 @@ static json_object *link_object(const struct pa_link *link)
 	add(obj, "downgraded", json_object_new_boolean(st.downgraded));
 	add(obj, "lnkcap", uint_value(link->lnkcap));
 	add(obj, "lnksta", uint_value(link->lnksta));
+	add(obj, "lnkctl2", link->has_lnkctl2 ? uint_value(link->lnkctl2) : NULL);
 	return obj;
 }
 
@@ -311,6 +314,26 @@ static json_object *topo_matrix(const struct pa_report *rep,
 	return rows;
 }
 
+static json_object *int_or_null(int v)
+{
+	return v >= 0 ? json_object_new_int(v) : NULL;
+}
+
+static json_object *host_object(const struct pa_host *host)
+{
+	json_object *obj = json_object_new_object();
+
+	add(obj, "source", string_or_null(pa_host_source_name(host->source)));
+	add(obj, "cmdline", string_or_null(host->cmdline));
+	add(obj, "numa_nodes", int_or_null(host->numa_nodes));
+	add(obj, "cpu_vendor", string_or_null(host->cpu_vendor));
+	add(obj, "cpu_family", int_or_null(host->cpu_family));
+	add(obj, "hypervisor", host->hypervisor < 0 ? NULL :
+	    json_object_new_boolean(host->hypervisor));
+	add(obj, "iommu_table", string_or_null(host->iommu_table));
+	return obj;
+}
+
 static json_object *document(const struct pa_info *info)
 {
 	json_object *root = json_object_new_object();
@@ -343,6 +366,7 @@ int pa_json_report(FILE *f, const struct pa_report *rep)
 	add(root, "devices", devices_array(rep));
 	add(root, "groups", groups_array(rep));
 	add(root, "p2p", rep->has_p2p ? p2p_array(rep) : NULL);
+	add(root, "host", rep->has_host ? host_object(&rep->host) : NULL);
 	return print_document(f, root);
 }
 

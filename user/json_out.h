@@ -14,8 +14,9 @@
 
 #define PA_JSON_SCHEMA_VERSION 1
 
-/* {"schema_version", "info", "devices", "groups", "p2p"}; "p2p" is null
- * unless rep->has_p2p. 0 or a negative errno. */
+/* {"schema_version", "info", "devices", "groups", "p2p", "host"}; "p2p"
+ * is null unless rep->has_p2p, "host" unless rep->has_host. It is also the
+ * snapshot format check --input reads (snapshot.h). 0 or a negative errno. */
 int pa_json_report(FILE *f, const struct pa_report *rep);
 
 /* {"schema_version", "info"}; 0 or a negative errno. */

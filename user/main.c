@@ -6,19 +6,26 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/pcieaudit.h>
 
 #include "bdf.h"
+#include "check.h"
+#include "check_out.h"
 #include "errors.h"
 #include "exitcodes.h"
 #include "fetch.h"
+#include "fileio.h"
 #include "json_out.h"
+#include "load.h"
 #include "nl.h"
 #include "p2p_text.h"
 #include "pcinames.h"
+#include "policy.h"
 #include "text_out.h"
 #include "topo.h"
 
@@ -29,12 +36,37 @@
 /* More than a matrix can show legibly. */
 #define MAX_BDFS 64
 
+/* The biggest policy file read. */
+#define POLICY_MAX (1u << 20)
+
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_PROMETHEUS, FORMAT_NFD, NFORMATS };
+
+static const char *const format_names[NFORMATS] = {
+	[FORMAT_TEXT] = "text", [FORMAT_JSON] = "json",
+	[FORMAT_PROMETHEUS] = "prometheus", [FORMAT_NFD] = "nfd",
+};
+
 struct options {
 	bool json;
 	bool all;			/* topo --all */
 	size_t nbdfs;
 	struct pa_addr bdfs[MAX_BDFS];
+	/* report and check */
+	const char *input;
+	const char *sysfs;
+	/* check */
+	const char *policy;
+	const char *profiles;
+	const char *format;
+	const char *output;
+	bool no_color;
+	bool rules;
 };
+
+/* Which options a command takes, besides --json and --help. */
+#define OPT_ALL		(1u << 0)	/* --all */
+#define OPT_SOURCE	(1u << 1)	/* --input, --sysfs */
+#define OPT_CHECK	(1u << 2)	/* --policy, --profile, --format, ... */
 
 struct command {
 	const char *name;
@@ -42,7 +74,7 @@ struct command {
 	const char *args;
 	const char *help;
 	size_t min_bdfs, max_bdfs;
-	bool takes_all;
+	unsigned int opts;
 	const char *details;	/* more for the command's --help, or NULL */
 };
 
@@ -50,30 +82,52 @@ static int cmd_report(const struct options *opts);
 static int cmd_info(const struct options *opts);
 static int cmd_p2p(const struct options *opts);
 static int cmd_topo(const struct options *opts);
+static int cmd_check(const struct options *opts);
 
 static const struct command commands[] = {
 	{ "report", cmd_report, "[--json] [BDF]",
-	  "PCI tree with ACS, link and IOMMU state", 0, 1, false,
+	  "PCI tree with ACS, link and IOMMU state", 0, 1, OPT_SOURCE,
 	  "With a BDF (DDDD:BB:DD.F or BB:DD.F, domain 0000), only that\n"
 	  "function and the IOMMU group holding it. The JSON of a full report\n"
-	  "also holds the P2P pairs among the devices 'topo' shows.\n" },
+	  "also holds the P2P pairs among the devices 'topo' shows and the\n"
+	  "host's facts: it is the snapshot 'check --input' reads.\n\n"
+	  "  --input FILE  print a snapshot (report --json) instead, '-' for stdin\n"
+	  "  --sysfs DIR   without the module: read sysfs and configuration\n"
+	  "                space under DIR (/sys, or a fixture's directory)\n" },
 	{ "info", cmd_info, "[--json]",
-	  "module and kernel versions, features, IOMMU mode", 0, 0, false,
+	  "module and kernel versions, features, IOMMU mode", 0, 0, 0,
 	  NULL },
 	{ "p2p", cmd_p2p, "[--json] A B",
-	  "P2P DMA from A to B: path, verdicts, remedy", 2, 2, false,
+	  "P2P DMA from A to B: path, verdicts, remedy", 2, 2, 0,
 	  "A is the provider (the DMA target's memory), B the client; each is\n"
 	  "DDDD:BB:DD.F or BB:DD.F (domain 0000). Shows the path hop by hop\n"
 	  "with each bridge's ACS control and link, the kernel's and pcieaudit's\n"
 	  "verdicts, the narrowest link and, when P2P is not direct, the remedy.\n"
 	  "Exits 0 whenever the module answered, whatever the verdict.\n" },
 	{ "topo", cmd_topo, "[--json] [--all | BDF...]",
-	  "P2P topology matrix, nvidia-smi legend", 0, MAX_BDFS, true,
+	  "P2P topology matrix, nvidia-smi legend", 0, MAX_BDFS, OPT_ALL,
 	  "By default GPUs and accelerators, NICs (InfiniBand too) and NVMe\n"
 	  "drives, VFs left out; --all takes every function without a\n"
 	  "subordinate bus, BDFs the functions named (at most 64). Cells read\n"
 	  "as in 'nvidia-smi topo -m' (X, PIX, PXB, PHB, NODE, SYS), marked with\n"
 	  "pcieaudit's P2P verdict and bandwidth traps; a legend follows.\n" },
+	{ "check", cmd_check, "[options]",
+	  "audit against the gpudirect, vfio and baseline profiles", 0, 0,
+	  OPT_SOURCE | OPT_CHECK,
+	  "Prints PASS, WARN, FAIL, INFO and SKIP lines per rule, each finding\n"
+	  "with its devices and remedy.\n\n"
+	  "  --profile P[,P]  gpudirect, vfio, baseline (default: the policy's, or all)\n"
+	  "  --policy FILE    a YAML policy: devices, rules, thresholds (see README)\n"
+	  "  --input FILE     check a snapshot (report --json) instead, '-' for stdin\n"
+	  "  --sysfs DIR      without the module: sysfs and configuration space\n"
+	  "  --format F       text (default), json, prometheus (a node_exporter\n"
+	  "                   textfile), nfd (a Node Feature Discovery features.d file)\n"
+	  "  --json           the same as --format json\n"
+	  "  --output FILE    write FILE atomically instead of standard output\n"
+	  "  --no-color       no colour (also NO_COLOR=1; off when not a terminal)\n"
+	  "  --rules          list the rules and exit\n\n"
+	  "Exit status: 0 clean (info findings allowed), 1 a failure, 8 warnings\n"
+	  "only, 9 a bad policy or snapshot; 2-7 as for the other commands.\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -95,7 +149,8 @@ static void print_usage(FILE *f)
 		"  -V, --version  show the version\n\n"
 		"BDF, A and B are DDDD:BB:DD.F or BB:DD.F (domain 0000).\n"
 		"Exit status: 0 ok, 2 usage error, 3 error, 4 module not loaded,\n"
-		"5 permission denied, 6 ABI version mismatch, 7 no such device.\n"
+		"5 permission denied, 6 ABI version mismatch, 7 no such device;\n"
+		"check: 1 failures, 8 warnings only, 9 bad policy or snapshot.\n"
 		"p2p and topo exit 0 whenever they got an answer, whatever it says.\n",
 		PA_JSON_SCHEMA_VERSION);
 }
@@ -144,72 +199,29 @@ static int finish_output(int err)
 	return err ? fail(err, &ei) : PA_EXIT_OK;
 }
 
-/* The P2P pairs among topo's devices, into rep->p2p. */
-static int fetch_pairs(struct pa_nl *nl, const struct pa_topo *topo,
-		       struct pa_report *rep)
+/* A failed load's message is worded already. */
+static int load_failed(const struct pa_load_error *e)
 {
-	struct pa_p2p_select sel = { 0 };
-	struct pa_addr *addrs;
-	int err = pa_topo_addrs(topo, &addrs);
-
-	if (err)
-		return err;
-	sel.devs = addrs;
-	/* One device makes no pair; none must not become "select all". */
-	sel.ndevs = topo->n > 1 ? topo->n : 0;
-	err = pa_fetch_p2p_dump(nl, &sel, &rep->p2p);
-	free(addrs);
-	rep->has_p2p = !err;
-	return err;
-}
-
-/* The JSON report's "p2p": pairs among the devices topo shows by default.
- * A module older than P2P support leaves it null rather than failing the
- * whole report. */
-static int fetch_report_pairs(struct pa_nl *nl, struct pa_report *rep,
-			      struct pa_errinfo *ei)
-{
-	struct pa_topo topo;
-	int err = pa_topo_select(rep, PA_SELECT_DEFAULT, NULL, 0, &topo, NULL);
-
-	if (err)
-		return err;
-	err = fetch_pairs(nl, &topo, rep);
-	pa_topo_clear(&topo);
-	if (err == -EOPNOTSUPP) {
-		ei->op = NULL;
-		ei->kernel_msg[0] = '\0';
-		err = 0;
-	}
-	return err;
+	fputs(e->msg, stderr);
+	return e->exit;
 }
 
 static int cmd_report(const struct options *opts)
 {
-	const struct pa_addr *only = opts->nbdfs ? &opts->bdfs[0] : NULL;
-	struct pa_errinfo ei = { 0 };
+	const struct pa_load l = {
+		.input = opts->input, .sysfs = opts->sysfs,
+		.only = opts->nbdfs ? &opts->bdfs[0] : NULL,
+		.pairs = opts->json, .host = opts->json,
+	};
+	struct pa_load_error e;
 	struct pa_report rep;
-	char bdf[PA_BDF_LEN];
-	struct pa_nl *nl;
 	int err;
 
-	if (only) {
-		pa_bdf_format(only, bdf);
-		ei.bdf = bdf;
-	}
-	err = pa_nl_open(&nl, &ei);
-	if (err)
-		return fail(err, &ei);
-	err = pa_fetch_report(nl, only, &rep);
-	if (!err && opts->json && !only)
-		err = fetch_report_pairs(nl, &rep, &ei);
-	pa_nl_close(nl);
-	if (err) {
-		pa_report_clear(&rep);
-		return fail(err, &ei);
-	}
-
-	pa_names_fill(rep.devices, rep.ndevices);
+	if (pa_load_report(&l, &rep, &e))
+		return load_failed(&e);
+	/* A snapshot keeps the names of the host it was taken on. */
+	if (!opts->input)
+		pa_names_fill(rep.devices, rep.ndevices);
 	err = opts->json ? pa_json_report(stdout, &rep)
 			 : pa_text_report(stdout, &rep);
 	pa_report_clear(&rep);
@@ -309,7 +321,7 @@ static int fetch_topo(struct pa_nl *nl, const struct options *opts,
 		pa_bdf_format(&opts->bdfs[missing], bdf);
 		ei->bdf = bdf;
 	}
-	return err ? err : fetch_pairs(nl, topo, rep);
+	return err ? err : pa_fetch_topo_pairs(nl, topo, rep);
 }
 
 static int cmd_topo(const struct options *opts)
@@ -337,6 +349,186 @@ static int cmd_topo(const struct options *opts)
 	pa_topo_clear(&topo);
 	pa_report_clear(&rep);
 	return finish_output(err);
+}
+
+static int print_rules(void)
+{
+	for (int r = 0; r < PA_NRULES; r++)
+		printf("%-31s %-5s %s\n%31s       %s.\n", pa_rules[r].id,
+		       pa_severity_name(pa_rules[r].severity), pa_rules[r].what,
+		       "", pa_rules[r].why);
+	return finish_output(0);
+}
+
+static int read_policy(const char *path, struct pa_policy *pol)
+{
+	char err[512];
+	size_t len;
+	char *text;
+	int rc = pa_read_file(path, POLICY_MAX, &text, &len);
+
+	if (rc) {
+		fprintf(stderr, "%s: cannot read policy %s: %s\n", PA_PROG, path,
+			rc == -EFBIG ? "larger than 1 MiB" : strerror(-rc));
+		return PA_EXIT_BAD_INPUT;
+	}
+	rc = pa_policy_parse(path, text, len, pol, err, sizeof(err));
+	free(text);
+	if (!rc)
+		return PA_EXIT_OK;
+	fprintf(stderr, "%s: %s\n", PA_PROG, err);
+	return rc == -ENOMEM ? PA_EXIT_RUNTIME : PA_EXIT_BAD_INPUT;
+}
+
+/* --profile overrides the policy's profiles. */
+static int select_profiles(const char *list, struct pa_policy *pol)
+{
+	char *copy, *name, *save = NULL;
+	bool want[PA_NPROFILES] = { false };
+	int rc = PA_EXIT_OK, p;
+
+	if (!list)
+		return PA_EXIT_OK;
+	copy = strdup(list);
+	if (!copy)
+		return PA_EXIT_RUNTIME;
+	for (name = strtok_r(copy, ",", &save); name && rc == PA_EXIT_OK;
+	     name = strtok_r(NULL, ",", &save)) {
+		p = pa_profile_lookup(name);
+		if (p < 0)
+			rc = usage_error("unknown profile '%s' (expected gpudirect, vfio or baseline)",
+					 name);
+		else
+			want[p] = true;
+	}
+	free(copy);
+	if (rc == PA_EXIT_OK && !memchr(want, true, sizeof(want)))
+		rc = usage_error("--profile names no profile");
+	if (rc == PA_EXIT_OK)
+		memcpy(pol->profiles, want, sizeof(want));
+	return rc;
+}
+
+/* NFORMATS for a name that is none of them. */
+static enum format format_lookup(const char *name)
+{
+	int f;
+
+	for (f = 0; f < NFORMATS && strcmp(name, format_names[f]); f++)
+		;
+	return (enum format)f;
+}
+
+static enum format format_of(const struct options *opts)
+{
+	if (opts->format)
+		return format_lookup(opts->format);
+	return opts->json ? FORMAT_JSON : FORMAT_TEXT;
+}
+
+/* Colour only for a person: a terminal, and NO_COLOR unset or empty. */
+static bool want_colour(const struct options *opts)
+{
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	return !opts->no_color && !opts->output && isatty(STDOUT_FILENO) &&
+	       (!no || !*no) && (!term || strcmp(term, "dumb"));
+}
+
+static const char *source_of(const struct options *opts, char *buf,
+			     size_t len)
+{
+	if (opts->input)
+		snprintf(buf, len, "%s", strcmp(opts->input, "-") ?
+			 opts->input : "standard input");
+	else if (opts->sysfs)
+		snprintf(buf, len, "sysfs %s", opts->sysfs);
+	else
+		snprintf(buf, len, "the module");
+	return buf;
+}
+
+static int render_check(FILE *f, const struct options *opts,
+			const struct pa_report *rep, const struct pa_check *c)
+{
+	char source[300];
+
+	source_of(opts, source, sizeof(source));
+	switch (format_of(opts)) {
+	case FORMAT_JSON:
+		return pa_check_json(f, c, source);
+	case FORMAT_PROMETHEUS:
+		return pa_check_prometheus(f, rep, c);
+	case FORMAT_NFD:
+		return pa_check_nfd(f, rep, c);
+	default:
+		return pa_check_text(f, rep, c, source, want_colour(opts));
+	}
+}
+
+/* Collectors must never see half a file: build it, then replace. */
+static int write_check(const struct options *opts, const struct pa_report *rep,
+		       const struct pa_check *c)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	if (!opts->output)
+		return finish_output(render_check(stdout, opts, rep, c));
+	f = open_memstream(&text, &len);
+	if (!f)
+		return fail(-ENOMEM, &(struct pa_errinfo){ .op = "formatting" });
+	err = render_check(f, opts, rep, c);
+	if (fclose(f) && !err)
+		err = -ENOMEM;
+	if (!err)
+		err = pa_write_atomic(opts->output, text, len);
+	free(text);
+	if (err) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", PA_PROG,
+			opts->output, strerror(-err));
+		return PA_EXIT_RUNTIME;
+	}
+	return PA_EXIT_OK;
+}
+
+static int cmd_check(const struct options *opts)
+{
+	const struct pa_load l = {
+		.input = opts->input, .sysfs = opts->sysfs,
+		.pairs = true, .host = true,
+	};
+	struct pa_load_error e;
+	struct pa_policy pol;
+	struct pa_report rep;
+	struct pa_check c;
+	int rc;
+
+	if (opts->rules)
+		return print_rules();
+	pa_policy_default(&pol);
+	rc = opts->policy ? read_policy(opts->policy, &pol) : PA_EXIT_OK;
+	if (rc == PA_EXIT_OK)
+		rc = select_profiles(opts->profiles, &pol);
+	if (rc == PA_EXIT_OK && pa_load_report(&l, &rep, &e))
+		rc = load_failed(&e);
+	if (rc != PA_EXIT_OK) {
+		pa_policy_clear(&pol);
+		return rc;
+	}
+	rc = pa_check_run(&rep, &pol, &c);
+	if (rc)
+		rc = fail(rc, &(struct pa_errinfo){ .op = "check" });
+	else
+		rc = write_check(opts, &rep, &c);
+	if (rc == PA_EXIT_OK)
+		rc = pa_check_exit_code(&c);
+	pa_check_clear(&c);
+	pa_report_clear(&rep);
+	pa_policy_clear(&pol);
+	return rc;
 }
 
 static bool is_help(const char *arg)
@@ -375,11 +567,64 @@ static int check_arguments(const struct command *cmd,
 	if (opts->all && opts->nbdfs)
 		return usage_error("%s takes --all or PCI addresses, not both",
 				   cmd->name);
+	if (opts->input && opts->sysfs)
+		return usage_error("%s takes --input or --sysfs, not both",
+				   cmd->name);
+	if ((opts->input || opts->sysfs) && opts->nbdfs)
+		return usage_error("%s BDF reads the module only; --input and --sysfs report every function",
+				   cmd->name);
+	if (opts->format && opts->json && strcmp(opts->format, "json"))
+		return usage_error("--json and --format %s contradict each other",
+				   opts->format);
 	if (opts->nbdfs < cmd->min_bdfs)
 		return usage_error("%s needs %zu PCI addresses: %s %s",
 				   cmd->name, cmd->min_bdfs, cmd->name,
 				   cmd->args);
 	return PA_EXIT_OK;
+}
+
+/* Options that take a value, as "--name VALUE" or "--name=VALUE". */
+static const struct {
+	const char *name;
+	unsigned int group;
+	size_t offset;
+} value_options[] = {
+	{ "--input", OPT_SOURCE, offsetof(struct options, input) },
+	{ "--sysfs", OPT_SOURCE, offsetof(struct options, sysfs) },
+	{ "--policy", OPT_CHECK, offsetof(struct options, policy) },
+	{ "--profile", OPT_CHECK, offsetof(struct options, profiles) },
+	{ "--format", OPT_CHECK, offsetof(struct options, format) },
+	{ "--output", OPT_CHECK, offsetof(struct options, output) },
+};
+
+#define NVALUE_OPTIONS (sizeof(value_options) / sizeof(value_options[0]))
+
+/* Takes a value option at argv[*i]; -1 when arg is none of them. */
+static int value_option(const struct command *cmd, int argc, char **argv,
+			int *i, struct options *opts)
+{
+	const char *arg = argv[*i], *value;
+	const char **slot;
+	size_t n;
+
+	for (size_t k = 0; k < NVALUE_OPTIONS; k++) {
+		n = strlen(value_options[k].name);
+		if (strncmp(arg, value_options[k].name, n) ||
+		    (arg[n] && arg[n] != '=') || !(cmd->opts & value_options[k].group))
+			continue;
+		value = arg[n] ? arg + n + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+		if (!value || !*value)
+			return usage_error("%s needs a value", value_options[k].name);
+		slot = (const char **)((char *)opts + value_options[k].offset);
+		if (*slot)
+			return usage_error("%s given twice", value_options[k].name);
+		*slot = value;
+		if (slot == &opts->format && format_lookup(value) == NFORMATS)
+			return usage_error("unknown format '%s' (expected text, json, prometheus or nfd)",
+					   value);
+		return PA_EXIT_OK;
+	}
+	return -1;
 }
 
 /* Parses a command's own arguments, then runs it. */
@@ -390,6 +635,7 @@ static int run_command(const struct command *cmd, int argc, char **argv,
 
 	for (int i = 0; i < argc && rc == PA_EXIT_OK; i++) {
 		const char *arg = argv[i];
+		int taken;
 
 		if (is_help(arg)) {
 			print_command_usage(stdout, cmd);
@@ -397,8 +643,14 @@ static int run_command(const struct command *cmd, int argc, char **argv,
 		}
 		if (!strcmp(arg, "--json"))
 			opts->json = true;
-		else if (!strcmp(arg, "--all") && cmd->takes_all)
+		else if (!strcmp(arg, "--all") && (cmd->opts & OPT_ALL))
 			opts->all = true;
+		else if (!strcmp(arg, "--no-color") && (cmd->opts & OPT_CHECK))
+			opts->no_color = true;
+		else if (!strcmp(arg, "--rules") && (cmd->opts & OPT_CHECK))
+			opts->rules = true;
+		else if ((taken = value_option(cmd, argc, argv, &i, opts)) >= 0)
+			rc = taken;
 		else if (arg[0] == '-')
 			rc = usage_error("unknown option '%s' for %s", arg,
 					 cmd->name);

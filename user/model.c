@@ -21,6 +21,12 @@ bool pa_addr_eq(const struct pa_addr *a, const struct pa_addr *b)
 	return pa_addr_cmp(a, b) == 0;
 }
 
+bool pa_addr_same_slot(const struct pa_addr *a, const struct pa_addr *b)
+{
+	return a->domain == b->domain && a->bus == b->bus &&
+	       a->devfn >> 3 == b->devfn >> 3;
+}
+
 void pa_device_clear(struct pa_device *dev)
 {
 	free(dev->driver);
@@ -42,6 +48,15 @@ void pa_info_clear(struct pa_info *info)
 	free(info->module_version);
 	free(info->kernel_release);
 	*info = (struct pa_info){ 0 };
+}
+
+void pa_host_clear(struct pa_host *host)
+{
+	free(host->cmdline);
+	free(host->cpu_vendor);
+	free(host->iommu_table);
+	*host = (struct pa_host){ .numa_nodes = -1, .cpu_family = -1,
+				  .hypervisor = -1 };
 }
 
 void pa_report_clear_devices(struct pa_report *rep)
@@ -69,6 +84,8 @@ void pa_report_clear(struct pa_report *rep)
 	pa_report_clear_groups(rep);
 	pa_p2p_clear(&rep->p2p);
 	rep->has_p2p = false;
+	pa_host_clear(&rep->host);
+	rep->has_host = false;
 }
 
 /* Grows an array by one element; hosts have hundreds of functions at most
@@ -100,6 +117,57 @@ int pa_report_add_group(struct pa_report *rep, struct pa_group *group)
 	v[rep->ngroups++] = *group;
 	*group = (struct pa_group){ 0 };
 	return 0;
+}
+
+static int cmp_by_group(const void *a, const void *b)
+{
+	const struct pa_device *x = *(const struct pa_device *const *)a;
+	const struct pa_device *y = *(const struct pa_device *const *)b;
+
+	if (x->iommu.group != y->iommu.group)
+		return x->iommu.group < y->iommu.group ? -1 : 1;
+	return pa_addr_cmp(&x->addr, &y->addr);
+}
+
+/* Appends one group holding devs[0..n), which share a group number. */
+static int add_group_of(struct pa_report *rep, const struct pa_device **devs,
+			size_t n)
+{
+	struct pa_group g = { .id = devs[0]->iommu.group, .nmembers = n };
+	int err;
+
+	g.members = calloc(n, sizeof(*g.members));
+	if (!g.members)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		g.members[i] = devs[i]->addr;
+	err = pa_report_add_group(rep, &g);
+	pa_group_clear(&g);
+	return err;
+}
+
+int pa_report_groups_from_devices(struct pa_report *rep)
+{
+	const struct pa_device **in = calloc(rep->ndevices + 1, sizeof(*in));
+	size_t n = 0, start = 0;
+	int err = 0;
+
+	if (!in)
+		return -ENOMEM;
+	for (size_t i = 0; i < rep->ndevices; i++)
+		if (rep->devices[i].has_iommu)
+			in[n++] = &rep->devices[i];
+	/* Sorted by group, each group is one run: n log n, not n^2. */
+	if (n)
+		qsort(in, n, sizeof(*in), cmp_by_group);
+	for (size_t i = 1; !err && i <= n; i++) {
+		if (i < n && in[i]->iommu.group == in[start]->iommu.group)
+			continue;
+		err = add_group_of(rep, in + start, i - start);
+		start = i;
+	}
+	free(in);
+	return err;
 }
 
 static int cmp_device(const void *a, const void *b)
@@ -144,6 +212,12 @@ const struct pa_device *pa_report_find(const struct pa_report *rep,
 		if (pa_addr_eq(&rep->devices[i].addr, addr))
 			return &rep->devices[i];
 	return NULL;
+}
+
+const struct pa_device *pa_report_upstream(const struct pa_report *rep,
+					   const struct pa_device *dev)
+{
+	return dev->has_upstream ? pa_report_find(rep, &dev->upstream) : NULL;
 }
 
 static bool group_holds_reported_device(const struct pa_report *rep,

@@ -22,6 +22,10 @@ struct pa_acs {
 	uint16_t pos;
 	uint16_t cap;
 	uint16_t ctrl;
+	/* The control register when the module loaded; older modules and the
+	 * sysfs reader cannot tell. */
+	bool has_ctrl_at_load;
+	uint16_t ctrl_at_load;
 };
 
 /* PCIe link registers, raw. LNKCAP2 is not kept: nothing reports it. */
@@ -90,6 +94,29 @@ struct pa_info {
 	uint32_t group_count;
 };
 
+/* Where a report came from; check and snapshots keep it. */
+enum pa_host_source {
+	PA_SOURCE_MODULE = 1,	/* the kernel module */
+	PA_SOURCE_SYSFS,	/* sysfs and configuration space, no module */
+};
+
+/*
+ * Facts about the host beside its PCI functions, which check needs and a
+ * snapshot carries: read from /proc and /sys, never from the module.
+ * Unknown values are NULL or -1.
+ */
+struct pa_host {
+	uint32_t source;		/* enum pa_host_source, 0 if unknown */
+	char *cmdline;			/* /proc/cmdline, without the newline */
+	int numa_nodes;			/* online NUMA nodes */
+	char *cpu_vendor;		/* vendor_id: GenuineIntel, AuthenticAMD */
+	int cpu_family;			/* cpu family, as the kernel's x86 */
+	int hypervisor;			/* 1 in a VM (cpuinfo flag), 0 not */
+	/* The ACPI table describing an IOMMU: "DMAR" (VT-d), "IVRS" (AMD-Vi),
+	 * "VIOT" (virtio-iommu), or "none". */
+	char *iommu_table;
+};
+
 /* PCI functions in the order the kernel sent them: order carries meaning
  * (hops run upwards, redirects in the kernel's parameter order). */
 struct pa_addr_list {
@@ -143,13 +170,20 @@ struct pa_report {
 	 * asked for or the module does not give them. */
 	bool has_p2p;
 	struct pa_p2p p2p;
+	/* Set for reports meant for check: report --json and check itself. */
+	bool has_host;
+	struct pa_host host;
 };
 
 bool pa_addr_eq(const struct pa_addr *a, const struct pa_addr *b);
 
+/* Functions of one device: the same domain, bus and device number. */
+bool pa_addr_same_slot(const struct pa_addr *a, const struct pa_addr *b);
+
 void pa_device_clear(struct pa_device *dev);
 void pa_group_clear(struct pa_group *group);
 void pa_info_clear(struct pa_info *info);
+void pa_host_clear(struct pa_host *host);
 void pa_report_clear(struct pa_report *rep);
 void pa_report_clear_devices(struct pa_report *rep);
 void pa_report_clear_groups(struct pa_report *rep);
@@ -157,6 +191,10 @@ void pa_report_clear_groups(struct pa_report *rep);
 /* Append by moving: on success the report owns what *dev or *group held. */
 int pa_report_add_device(struct pa_report *rep, struct pa_device *dev);
 int pa_report_add_group(struct pa_report *rep, struct pa_group *group);
+
+/* Builds rep->groups (which must be empty) from the devices' own group
+ * numbers, for sources without a group list: sysfs, some snapshots. */
+int pa_report_groups_from_devices(struct pa_report *rep);
 
 /* Orders devices by address, groups by id and group members by address. */
 void pa_report_sort(struct pa_report *rep);
@@ -166,6 +204,11 @@ void pa_report_keep_groups_of_devices(struct pa_report *rep);
 
 const struct pa_device *pa_report_find(const struct pa_report *rep,
 				       const struct pa_addr *addr);
+
+/* The bridge above dev in the report, or NULL. Walks up with it must bound
+ * their steps by rep->ndevices: corrupt links can form a cycle. */
+const struct pa_device *pa_report_upstream(const struct pa_report *rep,
+					   const struct pa_device *dev);
 
 /* Orders PCI addresses as the kernel does: domain, bus, devfn. */
 int pa_addr_cmp(const struct pa_addr *a, const struct pa_addr *b);

@@ -97,6 +97,11 @@ static void print_acs(FILE *f, const char *indent, const struct pa_device *dev)
 	fprintf(f, "%sACSCap: %s\n", indent, flags);
 	pa_acs_format(dev->acs.ctrl, flags);
 	fprintf(f, "%sACSCtl: %s\n", indent, flags);
+	/* IOMMU groups were formed with the old value: worth a line. */
+	if (dev->acs.has_ctrl_at_load && dev->acs.ctrl_at_load != dev->acs.ctrl) {
+		pa_acs_format(dev->acs.ctrl_at_load, flags);
+		fprintf(f, "%sACSCtl at load: %s CHANGED since\n", indent, flags);
+	}
 }
 
 void pa_text_link(FILE *f, const char *indent, const struct pa_device *dev,
@@ -286,8 +291,9 @@ static void print_header(FILE *f, const struct pa_info *info)
 {
 	const char *strict = pa_iommu_strict_name(info->iommu_strict);
 
+	/* Only reports read without the module lack its version. */
 	fprintf(f, "pcieaudit %s, kernel %s, IOMMU %s",
-		or_text(info->module_version, "?"),
+		or_text(info->module_version, "(no module)"),
 		or_text(info->kernel_release, "?"), iommu_mode_text(info));
 	if (strict && (info->features & PCIEAUDIT_F_IOMMU_PRESENT))
 		fprintf(f, " (%s)", strict);

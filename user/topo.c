@@ -172,31 +172,27 @@ void pa_topo_cell(const struct pa_report *rep, const struct pa_addr *a,
 		 pa_legend_name(pa_legend_of(rep, pair)), marks);
 }
 
-enum kind { GPU, ACC, NIC, NVME, OTHER, NKINDS };
-
-static const char *const kind_labels[NKINDS] = {
-	[GPU] = "GPU", [ACC] = "ACC", [NIC] = "NIC", [NVME] = "NVME",
-	[OTHER] = "DEV",
+static const char *const kind_labels[PA_NKINDS] = {
+	[PA_KIND_GPU] = "GPU", [PA_KIND_ACC] = "ACC", [PA_KIND_NIC] = "NIC",
+	[PA_KIND_NVME] = "NVME", [PA_KIND_OTHER] = "DEV",
 };
 
-/* Display (3D controllers too), processing accelerators, co-processors,
- * network (Ethernet, InfiniBand, ...), NVM Express. */
-static enum kind kind_of(uint32_t class)
+enum pa_kind pa_class_kind(uint32_t class)
 {
 	if (class >> 16 == 0x03)
-		return GPU;
+		return PA_KIND_GPU;
 	if (class >> 16 == 0x12 || class >> 8 == 0x0b40)
-		return ACC;
+		return PA_KIND_ACC;
 	if (class >> 16 == 0x02)
-		return NIC;
+		return PA_KIND_NIC;
 	if (class == 0x010802)
-		return NVME;
-	return OTHER;
+		return PA_KIND_NVME;
+	return PA_KIND_OTHER;
 }
 
 bool pa_topo_default_class(uint32_t class)
 {
-	return kind_of(class) != OTHER;
+	return pa_class_kind(class) != PA_KIND_OTHER;
 }
 
 static bool is_bridge(const struct pa_device *dev)
@@ -216,9 +212,9 @@ static bool selected(const struct pa_device *dev, enum pa_select how)
 }
 
 static void add(struct pa_topo *t, const struct pa_device *dev,
-		size_t counts[NKINDS])
+		size_t counts[PA_NKINDS])
 {
-	enum kind k = kind_of(dev->class);
+	enum pa_kind k = pa_class_kind(dev->class);
 	struct pa_topo_dev *td = &t->devs[t->n++];
 
 	td->dev = dev;
@@ -229,11 +225,11 @@ static void add(struct pa_topo *t, const struct pa_device *dev,
 static void select_by_kind(const struct pa_report *rep, enum pa_select how,
 			   struct pa_topo *t)
 {
-	size_t counts[NKINDS] = { 0 };
+	size_t counts[PA_NKINDS] = { 0 };
 
-	for (int k = 0; k < NKINDS; k++)
+	for (int k = 0; k < PA_NKINDS; k++)
 		for (size_t i = 0; i < rep->ndevices; i++)
-			if (kind_of(rep->devices[i].class) == (enum kind)k &&
+			if (pa_class_kind(rep->devices[i].class) == (enum pa_kind)k &&
 			    selected(&rep->devices[i], how))
 				add(t, &rep->devices[i], counts);
 }
@@ -249,7 +245,7 @@ static bool listed_before(const struct pa_topo *t, const struct pa_device *dev)
 static int select_list(const struct pa_report *rep, const struct pa_addr *list,
 		       size_t nlist, struct pa_topo *t, size_t *missing)
 {
-	size_t counts[NKINDS] = { 0 };
+	size_t counts[PA_NKINDS] = { 0 };
 
 	for (size_t i = 0; i < nlist; i++) {
 		const struct pa_device *dev = pa_report_find(rep, &list[i]);

@@ -95,6 +95,20 @@ enum pa_select {
 	PA_SELECT_LIST,		/* the addresses given, in their order */
 };
 
+/* What a class code makes a device: display controllers (3D too), then
+ * processing accelerators and co-processors, network controllers
+ * (Ethernet, InfiniBand, ...), NVM Express. */
+enum pa_kind {
+	PA_KIND_GPU,
+	PA_KIND_ACC,
+	PA_KIND_NIC,
+	PA_KIND_NVME,
+	PA_KIND_OTHER,
+	PA_NKINDS
+};
+
+enum pa_kind pa_class_kind(uint32_t class);
+
 /* True for the classes PA_SELECT_DEFAULT shows. */
 bool pa_topo_default_class(uint32_t class);
 

@@ -8,10 +8,14 @@
  */
 #include "testutil.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <pty.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 #include <json-c/json.h>
 #include <netlink/errno.h>
@@ -23,7 +27,15 @@
 
 #include "exitcodes.h"
 #include "fetch.h"
+#include "fileio.h"
 #include "nl.h"
+#include "rules.h"
+
+#ifndef FIXTURES
+#define FIXTURES "../../../shared/fixtures"
+#endif
+
+#define H200 FIXTURES "/h200-vm-guest"
 
 /* main.c, compiled with -Dmain=pa_cli_main. */
 int pa_cli_main(int argc, char **argv);
@@ -928,7 +940,15 @@ static void help_and_version(void **state)
 	assert_contains(r.out, "  info ");
 	assert_contains(r.out, "  p2p    [--json] A B ");
 	assert_contains(r.out, "  topo   [--json] [--all | BDF...] ");
+	assert_contains(r.out, "  check  [options] ");
 	assert_string_equal(r.err, "");
+	release(&r);
+
+	r = run("check", "--help");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "Usage: pcieaudit-cli check [options]\n");
+	assert_contains(r.out, "--format F");
+	assert_contains(r.out, "8 warnings");
 	release(&r);
 
 	r = run("report", "--help");
@@ -1473,6 +1493,366 @@ static void p2p_transport(void **state)
 	assert_null(fake.problem);
 }
 
+/* ---- check ----------------------------------------------------------------- */
+
+static char tmp_dir[64];
+
+static const char *tmp_path(const char *name)
+{
+	static char path[2][128];
+	static int which;
+
+	if (!tmp_dir[0]) {
+		strcpy(tmp_dir, "/tmp/pa-cli-XXXXXX");
+		assert_non_null(mkdtemp(tmp_dir));
+	}
+	which = !which;
+	snprintf(path[which], sizeof(path[which]), "%s/%s", tmp_dir, name);
+	return path[which];
+}
+
+static void write_tmp(const char *name, const char *text)
+{
+	assert_int_equal(pa_write_atomic(tmp_path(name), text, strlen(text)), 0);
+}
+
+static void expect_rc(struct result r, int rc, const char *part)
+{
+	if (r.rc != rc)
+		fail_msg("exit %d, not %d; stderr: %s", r.rc, rc, r.err);
+	assert_contains(r.out, part);
+	assert_string_equal(r.err, "");
+	release(&r);
+}
+
+/* A snapshot needs no module: nothing is asked of the kernel. */
+static void check_exit_codes(void **state)
+{
+	(void)state;
+	expect_rc(run("check", "--input", "data/vfio-fail.json", "--profile", "vfio"),
+		  PA_EXIT_FINDING, "\n  FAIL  vfio.group-shared: NIC 0000:02:00.0 shares");
+	expect_rc(run("check", "--input=data/baseline-amd-fail.json",
+		      "--profile=baseline"),
+		  PA_EXIT_WARNINGS, "\n  WARN  baseline.amd-iommu-on:");
+	expect_rc(run("check", "--input", "data/vfio-pass.json", "--profile",
+		      "vfio,baseline"),
+		  PA_EXIT_OK, "\n  PASS  vfio.group-shared (3 devices checked)\n");
+	/* Info findings alone pass. */
+	expect_rc(run("check", "--input", "data/gpudirect-fail.json", "--profile",
+		      "gpudirect", "--policy", "../../docs/pcieaudit-policy.example.yaml"),
+		  PA_EXIT_FINDING, "FAIL  gpudirect.acs-redirect:");
+	assert_int_equal(fake.dos[PCIEAUDIT_CMD_INFO_GET], 0);
+	assert_int_equal(fake.dumps[PCIEAUDIT_CMD_DEV_GET], 0);
+}
+
+static void check_bad_input(void **state)
+{
+	char part[160];
+
+	(void)state;
+	expect_failure(run("check", "--input", "data/missing.json"),
+		       PA_EXIT_BAD_INPUT,
+		       "cannot read data/missing.json: No such file or directory");
+	write_tmp("cut.json", "{\n  \"schema_version\": 1,\n  \"info\": {");
+	snprintf(part, sizeof(part), "%s:3:12: invalid JSON: unexpected end of input",
+		 tmp_path("cut.json"));
+	expect_failure(run("check", "--input", tmp_path("cut.json")),
+		       PA_EXIT_BAD_INPUT, part);
+	write_tmp("dup.json", "{\"schema_version\": 1, \"info\": {}, \"devices\": ["
+		  "{\"bdf\": \"01:00.0\", \"vendor\": 1, \"device\": 1, \"class\": 1},"
+		  "{\"bdf\": \"0000:01:00.0\", \"vendor\": 1, \"device\": 1, \"class\": 1}]}");
+	expect_failure(run("check", "--input", tmp_path("dup.json")),
+		       PA_EXIT_BAD_INPUT, "devices[bdf=0000:01:00.0]: listed twice");
+	write_tmp("p.yaml", "version: 1\nsellect: []\n");
+	snprintf(part, sizeof(part), "%s:2:1: unknown key 'sellect'", tmp_path("p.yaml"));
+	expect_failure(run("check", "--input", "data/vfio-pass.json", "--policy",
+			   tmp_path("p.yaml")), PA_EXIT_BAD_INPUT, part);
+	expect_failure(run("check", "--policy", "data/missing.yaml"),
+		       PA_EXIT_BAD_INPUT, "cannot read policy data/missing.yaml");
+	expect_failure(run("check", "--sysfs", "/nonexistent-pa"), PA_EXIT_BAD_INPUT,
+		       "no PCI functions under /nonexistent-pa");
+	expect_failure(run("report", "--input", tmp_path("cut.json")),
+		       PA_EXIT_BAD_INPUT, "invalid JSON");
+	assert_int_equal(fake.dos[PCIEAUDIT_CMD_INFO_GET], 0);
+}
+
+static void check_usage(void **state)
+{
+	(void)state;
+	expect_failure(run("check", "--profile", "gpu"), PA_EXIT_USAGE,
+		       "unknown profile 'gpu' (expected gpudirect, vfio or baseline)");
+	expect_failure(run("check", "--format", "xml"), PA_EXIT_USAGE,
+		       "unknown format 'xml'");
+	expect_failure(run("check", "--input", "a", "--sysfs", "b"), PA_EXIT_USAGE,
+		       "check takes --input or --sysfs, not both");
+	expect_failure(run("check", "--input"), PA_EXIT_USAGE, "--input needs a value");
+	expect_failure(run("check", "--output="), PA_EXIT_USAGE, "--output needs a value");
+	expect_failure(run("check", "--policy", "a", "--policy", "b"), PA_EXIT_USAGE,
+		       "--policy given twice");
+	expect_failure(run("check", "01:00.0"), PA_EXIT_USAGE,
+		       "unexpected argument '01:00.0' for check");
+	expect_failure(run("check", "--json", "--format", "text"), PA_EXIT_USAGE,
+		       "--json and --format text contradict each other");
+	expect_failure(run("check", "--json", "--format", "nfd"), PA_EXIT_USAGE,
+		       "--json and --format nfd contradict each other");
+	expect_failure(run("check", "--profile", ","), PA_EXIT_USAGE,
+		       "--profile names no profile");
+	expect_failure(run("report", "--policy", "p.yaml"), PA_EXIT_USAGE,
+		       "unknown option '--policy' for report");
+	expect_failure(run("topo", "--input", "x.json"), PA_EXIT_USAGE,
+		       "unknown option '--input' for topo");
+	expect_failure(run("report", "01:00.0", "--input", "x.json"), PA_EXIT_USAGE,
+		       "report BDF reads the module only");
+	assert_int_equal(fake.dos[PCIEAUDIT_CMD_INFO_GET], 0);
+}
+
+static void check_json(void **state)
+{
+	struct result r;
+	json_object *root, *f;
+
+	(void)state;
+	r = run("check", "--input", "data/gpudirect-fail.json", "--profile",
+		"gpudirect", "--json");
+	assert_int_equal(r.rc, PA_EXIT_FINDING);
+	root = parse(r.out);
+	assert_int_equal(json_object_get_int(get(root, "schema_version")), 1);
+	assert_string_equal(get_string(root, "source"), "data/gpudirect-fail.json");
+	assert_string_equal(get_string(root, "verdict"), "fail");
+	assert_string_equal(get_string(get(root, "profiles"), "gpudirect"), "fail");
+	assert_int_equal(json_object_get_int(get(get(root, "summary"), "fail")), 1);
+	assert_int_equal(json_object_get_int(get(get(root, "summary"), "warn")), 6);
+	f = item(get(root, "findings"), 0);
+	assert_string_equal(get_string(f, "id"), "gpudirect.acs-redirect");
+	assert_string_equal(get_string(f, "severity"), "fail");
+	assert_string_equal(json_object_get_string(item(get(f, "devices"), 3)),
+			    "0000:02:01.0");
+	assert_string_equal(get_string(get(f, "remedy"), "kind"), "cmdline-add");
+	assert_string_equal(get_string(get(f, "remedy"), "value"),
+			    "pci=disable_acs_redir=0000:02:00.0;0000:02:01.0");
+	f = item(get(root, "rules"), 1);
+	assert_string_equal(get_string(f, "id"), "gpudirect.p2p-refused");
+	assert_string_equal(get_string(f, "status"), "pass");
+	json_object_put(root);
+	release(&r);
+}
+
+static size_t dotfiles(void)
+{
+	DIR *d = opendir(tmp_dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] == '.' && strcmp(e->d_name, ".") &&
+		     strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static char *slurp_path(const char *path)
+{
+	size_t len;
+	char *text;
+
+	assert_int_equal(pa_read_file(path, 1 << 20, &text, &len), 0);
+	return text;
+}
+
+static void check_output_files(void **state)
+{
+	struct result r;
+	char *text;
+
+	(void)state;
+	r = run("check", "--input", "data/vfio-fail.json", "--format", "prometheus",
+		"--output", tmp_path("pcieaudit.prom"));
+	assert_int_equal(r.rc, PA_EXIT_FINDING);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "");
+	release(&r);
+	text = slurp_path(tmp_path("pcieaudit.prom"));
+	assert_contains(text, "\npcieaudit_check_status 2\n");
+	free(text);
+
+	r = run("check", "--input", "data/vfio-pass.json", "--profile", "vfio",
+		"--format", "nfd", "--output", tmp_path("pcieaudit"));
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	release(&r);
+	text = slurp_path(tmp_path("pcieaudit"));
+	assert_string_equal(text,
+		"# Written by pcieaudit-cli check; replaced on each run.\n"
+		"pcieaudit.vfio=pass\npcieaudit.status=pass\n"
+		"pcieaudit.iommu-mode=translated\n");
+	free(text);
+	assert_int_equal(dotfiles(), 0);
+
+	expect_failure(run("check", "--input", "data/vfio-pass.json", "--output",
+			   "/nonexistent-pa/x"), PA_EXIT_RUNTIME,
+		       "cannot write /nonexistent-pa/x: No such file or directory");
+}
+
+static void check_rules(void **state)
+{
+	struct result r;
+
+	(void)state;
+	r = run("check", "--rules");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	for (int i = 0; i < PA_NRULES; i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "%s ", pa_rules[i].id);
+		assert_contains(r.out, line);
+	}
+	release(&r);
+	assert_int_equal(fake.dos[PCIEAUDIT_CMD_INFO_GET], 0);
+}
+
+/* report --json on the host, check --input anywhere: the same findings. */
+static void check_offline_equals_live(void **state)
+{
+	struct result snap, live, offline;
+	json_object *a, *b;
+
+	(void)state;
+	fake.respond = kernel_server;
+	snap = run("--json", "report");
+	assert_int_equal(snap.rc, PA_EXIT_OK);
+	write_tmp("host.json", snap.out);
+	live = run("check", "--format", "json");
+	offline = run("check", "--format", "json", "--input", tmp_path("host.json"));
+	assert_int_equal(live.rc, offline.rc);
+	a = parse(live.out);
+	b = parse(offline.out);
+	assert_string_equal(get_string(a, "source"), "the module");
+	json_object_object_del(a, "source");
+	json_object_object_del(b, "source");
+	test_snapshot(json_object_to_json_string(b), json_object_to_json_string(a),
+		      "offline_equals_live");
+	/* Something was found, or the comparison proves little. */
+	assert_true(json_object_array_length(get(a, "findings")) > 3);
+	json_object_put(a);
+	json_object_put(b);
+	release(&live);
+	release(&offline);
+
+	/* The text too, below its header line. */
+	live = run("check");
+	offline = run("check", "--input", tmp_path("host.json"));
+	assert_string_equal(strchr(live.out, '\n'), strchr(offline.out, '\n'));
+	release(&live);
+	release(&offline);
+	release(&snap);
+}
+
+static void report_host_and_snapshots(void **state)
+{
+	struct result r;
+	json_object *root;
+
+	(void)state;
+	r = run("report", "--json");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	root = parse(r.out);
+	assert_string_equal(get_string(get(root, "host"), "source"), "module");
+	json_object_put(root);
+	release(&r);
+
+	r = run("report", "--input", "data/gpudirect-fail.json");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "0000:03:00.0 Endpoint [10de:20b5]");
+	release(&r);
+
+	if (access(H200 "/devices", R_OK)) {
+		print_message("SKIPPED: %s is missing\n", H200);
+		return;
+	}
+	r = run("report", "--sysfs", H200);
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "0000:00:06.0 Endpoint [10de:2335]");
+	release(&r);
+	r = run("--json", "report", "--sysfs", H200);
+	root = parse(r.out);
+	assert_string_equal(get_string(get(root, "host"), "source"), "sysfs");
+	assert_null(get(get(root, "info"), "module_version"));
+	/* Pairs from pcieaudit's own path analysis, no kernel verdict. */
+	assert_int_equal(json_object_array_length(get(root, "p2p")), 6);
+	assert_null(get(item(get(root, "p2p"), 0), "kernel_status"));
+	json_object_put(root);
+	release(&r);
+	r = run("check", "--sysfs", H200, "--profile", "gpudirect");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "INFO  gpudirect.p2p-unknown:");
+	release(&r);
+}
+
+/* Runs main() with stdout on a terminal; returns what it wrote. */
+static char *run_on_tty(const char *no_color, const char *flag)
+{
+	char *argv[] = { "pcieaudit-cli", "check", "--input",
+			 "data/baseline-pass.json", "--profile", "baseline",
+			 (char *)flag, NULL };
+	int master, slave, saved, n;
+	struct termios t;
+	char *out = calloc(1, 8192);
+	size_t len = 0;
+
+	assert_int_equal(openpty(&master, &slave, NULL, NULL, NULL), 0);
+	tcgetattr(slave, &t);
+	cfmakeraw(&t);
+	tcsetattr(slave, TCSANOW, &t);
+	if (no_color)
+		setenv("NO_COLOR", no_color, 1);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	dup2(slave, STDOUT_FILENO);
+	assert_int_equal(pa_cli_main(flag ? 7 : 6, argv), PA_EXIT_OK);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(slave);
+	unsetenv("NO_COLOR");
+	fcntl(master, F_SETFL, O_NONBLOCK);
+	while (len < 8191 && (n = (int)read(master, out + len, 8191 - len)) > 0)
+		len += (size_t)n;
+	close(master);
+	return out;
+}
+
+static void check_colour(void **state)
+{
+	char *out;
+
+	(void)state;
+	out = run_on_tty(NULL, NULL);
+	assert_contains(out, "\033[32mPASS\033[0m  baseline.iommu-off");
+	free(out);
+	out = run_on_tty("1", NULL);
+	assert_contains(out, "PASS  baseline.iommu-off");
+	assert_null(strchr(out, '\033'));
+	free(out);
+	/* NO_COLOR set but empty does not count. */
+	out = run_on_tty("", NULL);
+	assert_non_null(strchr(out, '\033'));
+	free(out);
+	out = run_on_tty(NULL, "--no-color");
+	assert_null(strchr(out, '\033'));
+	free(out);
+}
+
+static void remove_tmp_dir(void)
+{
+	char cmd[96];
+
+	if (!tmp_dir[0])
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_dir);
+	if (system(cmd))
+		print_message("could not remove %s\n", tmp_dir);
+}
+
 #define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -1510,7 +1890,18 @@ int main(void)
 		TEST(report_json_with_pairs),
 		TEST(module_without_p2p),
 		TEST(p2p_transport),
+		TEST(check_exit_codes),
+		TEST(check_bad_input),
+		TEST(check_usage),
+		TEST(check_json),
+		TEST(check_output_files),
+		TEST(check_rules),
+		TEST(check_offline_equals_live),
+		TEST(report_host_and_snapshots),
+		TEST(check_colour),
 	};
+	int failed = cmocka_run_group_tests(tests, NULL, NULL);
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	remove_tmp_dir();
+	return failed;
 }

@@ -193,6 +193,46 @@ static void unknown_attributes_ignored(void **state)
 	pa_device_clear(&d);
 }
 
+/* The ACS control at load: kept when sent, absent from older modules, and
+ * held to its exact size like every other register. */
+static void acs_control_at_load(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	struct nlattr *nest;
+	struct pa_device d;
+
+	(void)state;
+	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, 2, 0);
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_ACS);
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_POS, 0x100);
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_CAP, 0x5f);
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_CTRL, 0x11);
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_CTRL_AT_LOAD, 0x1d);
+	nla_nest_end(msg, nest);
+	assert_int_equal(decode_and_free(msg, &d), 0);
+	assert_true(d.acs.has_ctrl_at_load);
+	assert_int_equal(d.acs.ctrl_at_load, 0x1d);
+	assert_int_equal(d.acs.ctrl, 0x11);
+	pa_device_clear(&d);
+
+	msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, 2, 0);
+	put_acs(msg, 0x100, 0x5f, 0x11);
+	assert_int_equal(decode_and_free(msg, &d), 0);
+	assert_false(d.acs.has_ctrl_at_load);
+	pa_device_clear(&d);
+
+	msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, 2, 0);
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_ACS);
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_POS, 0x100);
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_CAP, 0x5f);
+	nla_put_u16(msg, PCIEAUDIT_A_ACS_CTRL, 0x11);
+	nla_put_u32(msg, PCIEAUDIT_A_ACS_CTRL_AT_LOAD, 0x1d);
+	nla_nest_end(msg, nest);
+	assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+}
+
 static void missing_addr(void **state)
 {
 	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
@@ -913,6 +953,7 @@ int main(void)
 		cmocka_unit_test(minimal_device),
 		cmocka_unit_test(link_without_version2_registers),
 		cmocka_unit_test(unknown_attributes_ignored),
+		cmocka_unit_test(acs_control_at_load),
 		cmocka_unit_test(missing_addr),
 		cmocka_unit_test(addr_missing_member),
 		cmocka_unit_test(wrong_attribute_sizes),

@@ -125,13 +125,14 @@ static json_object *device(void **state, size_t i)
 static void top_level(void **state)
 {
 	static const char *const keys[] = {
-		"schema_version", "info", "devices", "groups", "p2p",
+		"schema_version", "info", "devices", "groups", "p2p", "host",
 	};
 	struct doc *doc = *state;
 
-	check_keys(doc->root, keys, 5);
-	/* The fixture did not ask for P2P answers. */
+	check_keys(doc->root, keys, 6);
+	/* The fixture did not ask for P2P answers or host facts. */
 	check_null(doc->root, "p2p");
+	check_null(doc->root, "host");
 	check_int(doc->root, "schema_version", 1);
 	assert_int_equal(json_object_array_length(get(doc->root, "devices")), 4);
 }
@@ -220,6 +221,8 @@ static void root_port(void **state)
 	check_bool(get(acs, "ctrl_flags"), "SrcValid", true);
 	check_bool(get(acs, "ctrl_flags"), "TransBlk", false);
 	check_bool(get(acs, "ctrl_flags"), "UpstreamFwd", true);
+	/* A module before ACS tracking, as the fixture's. */
+	check_null(acs, "ctrl_at_load");
 
 	check_double(link, "speed", 16);
 	check_double(link, "max_speed", 16);
@@ -227,6 +230,41 @@ static void root_port(void **state)
 	check_int(link, "width", 16);
 	check_bool(link, "downgraded", false);
 	check_int(link, "lnkcap", 0x4 | 16 << 4);
+	check_int(link, "lnkctl2", 0x4);
+}
+
+/* Host facts and the ACS control at load, which check needs. */
+static void host_and_acs_at_load(void **state)
+{
+	struct pa_report rep;
+	json_object *root, *host;
+	char *text;
+	int ret;
+
+	(void)state;
+	test_fixture_report(&rep);
+	rep.devices[1].acs.has_ctrl_at_load = true;
+	rep.devices[1].acs.ctrl_at_load = 0x1f;
+	rep.has_host = true;
+	rep.host = (struct pa_host){
+		.source = PA_SOURCE_MODULE, .cmdline = strdup("ro quiet"),
+		.numa_nodes = 2, .cpu_vendor = NULL, .cpu_family = -1,
+	};
+	text = test_render(render_report, &rep, &ret);
+	pa_report_clear(&rep);
+	assert_int_equal(ret, 0);
+	root = json_tokener_parse(text);
+	assert_non_null(root);
+	check_int(get(json_object_array_get_idx(get(root, "devices"), 1), "acs"),
+		  "ctrl_at_load", 0x1f);
+	host = get(root, "host");
+	check_string(host, "source", "module");
+	check_string(host, "cmdline", "ro quiet");
+	check_int(host, "numa_nodes", 2);
+	check_null(host, "cpu_vendor");
+	check_null(host, "cpu_family");
+	json_object_put(root);
+	free(text);
 }
 
 static void acs_flag_keys(void **state)
@@ -261,6 +299,7 @@ static void endpoint(void **state)
 	check_int(link, "width", 8);
 	check_int(link, "max_width", 16);
 	check_bool(link, "downgraded", true);
+	check_null(link, "lnkctl2");
 
 	check_int(iommu, "group", 1);
 	check_string(iommu, "domain", "unmanaged");
@@ -378,6 +417,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(speed_text, setup, teardown),
 		cmocka_unit_test(info_document),
+		cmocka_unit_test(host_and_acs_at_load),
 		cmocka_unit_test(empty_report),
 	};
 

@@ -10,7 +10,9 @@
 #include <linux/pcieaudit.h>
 #include <linux/pci_regs.h>
 
+#include "bdf.h"
 #include "link.h"
+#include "p2p_infer.h"
 #include "p2p_path.h"
 #include "remedy.h"
 #include "topo.h"
@@ -558,6 +560,114 @@ static void cells(void **state)
 	pa_report_clear(&rep);
 }
 
+/* ---- pcieaudit's own analysis, without the module ------------------------- */
+
+static struct pa_device *mut_find(struct pa_report *rep, const struct pa_addr *a)
+{
+	return (struct pa_device *)pa_report_find(rep, a);
+}
+
+static void set_acs(struct pa_report *rep, uint8_t bus, uint8_t devfn,
+		    uint16_t ctrl)
+{
+	const struct pa_addr a = { 0, bus, devfn };
+	struct pa_device *d = mut_find(rep, &a);
+
+	assert_non_null(d);
+	d->has_acs = true;
+	d->acs.cap = 0x7f;
+	d->acs.ctrl = ctrl;
+}
+
+static void list_is(const struct pa_addr_list *l, const char *want)
+{
+	char got[256] = "", bdf[PA_BDF_LEN];
+	size_t used = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		snprintf(bdf, sizeof(bdf), "%02x:%02x.%x", l->addrs[i].bus,
+			 l->addrs[i].devfn >> 3, l->addrs[i].devfn & 7);
+		used += (size_t)snprintf(got + used, sizeof(got) - used, "%s%s",
+					 i ? " " : "", bdf);
+	}
+	assert_string_equal(got, want);
+}
+
+/* As calc_map_type_and_dist() walks: hops with the endpoints, redirects
+ * from the provider up to the common bridge, then the client's side. */
+static void inferred_paths(void **state)
+{
+	struct pa_report rep;
+	struct pa_p2p_pair p;
+
+	(void)state;
+	server(&rep);
+	assert_int_equal(pa_p2p_infer(&rep, &gpu0, &nic0, &p), 0);
+	assert_true(p.has_common);
+	assert_true(pa_addr_eq(&p.common, &usp));
+	list_is(&p.hops_provider, "03:00.0 02:00.0");
+	list_is(&p.hops_client, "04:00.0 02:01.0");
+	assert_int_equal(p.path_length, 4);
+	assert_int_equal(p.map, PCIEAUDIT_P2P_MAP_BUS_ADDR);
+	assert_int_equal(p.path, PCIEAUDIT_P2P_PATH_COMMON_UPSTREAM);
+	assert_int_equal(p.host_rule, PCIEAUDIT_P2P_HOST_NOT_NEEDED);
+	assert_int_equal(p.kernel_status, 0);
+	pa_p2p_pair_clear(&p);
+
+	/* Redirecting ports, the common upstream port among them. */
+	set_acs(&rep, 0x02, 0x00, 0x1d);
+	set_acs(&rep, 0x02, 0x08, 0x1d);
+	set_acs(&rep, 0x01, 0x00, 0x20);
+	assert_int_equal(pa_p2p_infer(&rep, &nic0, &gpu0, &p), 0);
+	list_is(&p.redirect, "02:01.0 01:00.0 02:00.0");
+	assert_int_equal(p.path, PCIEAUDIT_P2P_PATH_ACS_REDIRECT);
+	/* Through the root complex: no host facts, so no verdict. */
+	assert_int_equal(p.map, 0);
+	assert_int_equal(p.host_rule, 0);
+	pa_p2p_pair_clear(&p);
+
+	/* AMD family 17h and newer: the CPU allows it. */
+	rep.has_host = true;
+	rep.host = (struct pa_host){ .cpu_vendor = strdup("AuthenticAMD"),
+				     .cpu_family = 0x19, .numa_nodes = -1 };
+	assert_int_equal(pa_p2p_infer(&rep, &gpu0, &nvme, &p), 0);
+	assert_false(p.has_common);
+	list_is(&p.hops_provider, "03:00.0 02:00.0 01:00.0 00:01.0");
+	list_is(&p.hops_client, "08:00.0 00:02.0");
+	assert_int_equal(p.redirect.n, 0);
+	assert_int_equal(p.path, PCIEAUDIT_P2P_PATH_NO_COMMON_UPSTREAM);
+	assert_int_equal(p.host_rule, PCIEAUDIT_P2P_HOST_CPU);
+	assert_int_equal(p.map, PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE);
+	assert_int_equal(p.distance, 6);
+	pa_p2p_pair_clear(&p);
+	rep.host.cpu_family = 0x15;
+	assert_int_equal(pa_p2p_infer(&rep, &gpu0, &nvme, &p), 0);
+	assert_int_equal(p.map, 0);
+	pa_p2p_pair_clear(&p);
+	pa_report_clear(&rep);
+}
+
+/* Only the pairs missing from a module's answer are added. */
+static void fill_missing_pairs(void **state)
+{
+	const struct pa_addr devs[] = { gpu0, nic0, nvme };
+	struct pa_report rep;
+
+	(void)state;
+	server(&rep);
+	test_add_pair(&rep, gpu0, nic0, PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE,
+		      PCIEAUDIT_P2P_PATH_ACS_REDIRECT, PCIEAUDIT_P2P_HOST_CPU);
+	assert_int_equal(pa_p2p_fill(&rep, devs, 3), 0);
+	assert_int_equal(rep.p2p.npairs, 6);
+	/* The module's answer stays. */
+	assert_int_equal(pa_p2p_find(&rep.p2p, &gpu0, &nic0)->kernel_status,
+			 PCIEAUDIT_P2P_KERNEL_ANSWERED);
+	assert_int_equal(pa_p2p_find(&rep.p2p, &nic0, &gpu0)->kernel_status, 0);
+	assert_int_equal(pa_p2p_fill(&rep, devs, 3), 0);
+	assert_int_equal(rep.p2p.npairs, 6);
+	pa_report_clear(&rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -581,6 +691,8 @@ int main(void)
 		cmocka_unit_test(select_list),
 		cmocka_unit_test(default_classes),
 		cmocka_unit_test(cells),
+		cmocka_unit_test(inferred_paths),
+		cmocka_unit_test(fill_missing_pairs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

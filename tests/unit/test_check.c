@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check's rules against hand-built snapshots of real topologies (data/,
+ * described in data/README.md) and the H200 VM guest fixture: exactly the
+ * findings expected, in order, with their devices and remedies.
+ */
+#include "testutil.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/pci_regs.h>
+#include <linux/pcieaudit.h>
+
+#include "bdf.h"
+#include "check.h"
+#include "check_out.h"
+#include "exitcodes.h"
+#include "fileio.h"
+#include "snapshot.h"
+#include "sysfs_model.h"
+#include "sysread.h"
+
+#ifndef FIXTURES
+#define FIXTURES "../../../shared/fixtures"
+#endif
+
+#define H200 FIXTURES "/h200-vm-guest"
+
+struct want {
+	enum pa_rule_id rule;
+	enum pa_severity sev;
+	const char *devices;	/* BDFs, blank-separated, in order */
+	const char *remedy;	/* NULL: not checked */
+};
+
+#define GD(p)	(1u << PA_PROFILE_GPUDIRECT)
+#define ALL	((1u << PA_NPROFILES) - 1)
+#define VFIO	(1u << PA_PROFILE_VFIO)
+#define BASE	(1u << PA_PROFILE_BASELINE)
+
+static void load(const char *file, struct pa_report *rep)
+{
+	char path[256], err[512];
+	size_t len;
+	char *text;
+
+	snprintf(path, sizeof(path), "data/%s", file);
+	assert_int_equal(pa_read_file(path, 1 << 20, &text, &len), 0);
+	if (pa_snapshot_parse(file, text, len, rep, err, sizeof(err)))
+		fail_msg("%s", err);
+	free(text);
+}
+
+static void only(struct pa_policy *pol, unsigned int profiles)
+{
+	for (int p = 0; p < PA_NPROFILES; p++)
+		pol->profiles[p] = profiles >> p & 1;
+}
+
+static void devices_text(const struct pa_finding *f, char *buf, size_t len)
+{
+	size_t used = 0;
+	char bdf[PA_BDF_LEN];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < f->devices.n && used < len; i++) {
+		pa_bdf_format(&f->devices.addrs[i], bdf);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? " " : "", bdf + 5);
+	}
+}
+
+/* Each finding, as "rule sev devices", for failure messages. */
+static void dump(const struct pa_check *c)
+{
+	char devs[256];
+
+	for (size_t i = 0; i < c->nfindings; i++) {
+		devices_text(&c->findings[i], devs, sizeof(devs));
+		print_message("  %s %s [%s]\n", pa_rules[c->findings[i].rule].id,
+			      pa_severity_name(c->findings[i].severity), devs);
+	}
+}
+
+static void expect(const struct pa_check *c, const struct want *w, size_t n)
+{
+	char devs[256];
+
+	if (c->nfindings != n) {
+		dump(c);
+		fail_msg("%zu findings, want %zu", c->nfindings, n);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct pa_finding *f = &c->findings[i];
+
+		devices_text(f, devs, sizeof(devs));
+		if (f->rule != w[i].rule || f->severity != w[i].sev ||
+		    strcmp(devs, w[i].devices)) {
+			dump(c);
+			fail_msg("finding %zu: %s %s [%s], want %s %s [%s]", i,
+				 pa_rules[f->rule].id, pa_severity_name(f->severity),
+				 devs, pa_rules[w[i].rule].id,
+				 pa_severity_name(w[i].sev), w[i].devices);
+		}
+		if (w[i].remedy)
+			assert_string_equal(f->remedy ? f->remedy : "(none)",
+					    w[i].remedy);
+	}
+}
+
+/* Runs the profiles over a fixture and checks findings and exit code. */
+static void check_fixture(const char *file, unsigned int profiles,
+			  const struct want *w, size_t n, int exit)
+{
+	struct pa_policy pol;
+	struct pa_report rep;
+	struct pa_check c;
+
+	load(file, &rep);
+	pa_policy_default(&pol);
+	only(&pol, profiles);
+	assert_int_equal(pa_check_run(&rep, &pol, &c), 0);
+	expect(&c, w, n);
+	assert_int_equal(pa_check_exit_code(&c), exit);
+	pa_check_clear(&c);
+	pa_report_clear(&rep);
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ACS redirect on the switch between an A100 and a ConnectX-6, the NIC's
+ * link at Gen3 x8, a second GPU on the other socket, VT-d translating. */
+static void gpudirect_fail(void **state)
+{
+	static const struct want w[] = {
+		{ PA_GD_ACS_REDIRECT, PA_SEV_FAIL,
+		  "03:00.0 04:00.0 02:00.0 02:01.0",
+		  "pci=disable_acs_redir=0000:02:00.0;0000:02:01.0" },
+		{ PA_GD_P2P_HOST_BRIDGE, PA_SEV_INFO, "03:00.0 81:00.0", NULL },
+		{ PA_GD_P2P_HOST_BRIDGE, PA_SEV_INFO, "81:00.0 04:00.0", NULL },
+		{ PA_GD_NUMA_REMOTE, PA_SEV_WARN, "03:00.0 81:00.0", NULL },
+		{ PA_GD_NUMA_REMOTE, PA_SEV_WARN, "81:00.0 04:00.0", NULL },
+		{ PA_GD_LINK_DOWNGRADED, PA_SEV_WARN, "04:00.0", NULL },
+		{ PA_GD_BANDWIDTH_TRAP, PA_SEV_WARN, "03:00.0 04:00.0", NULL },
+		{ PA_GD_BANDWIDTH_TRAP, PA_SEV_WARN, "81:00.0 04:00.0", NULL },
+		{ PA_GD_IOMMU_TRANSLATED, PA_SEV_WARN, "", "iommu=pt" },
+	};
+
+	(void)state;
+	check_fixture("gpudirect-fail.json", GD(), w, N(w), PA_EXIT_FINDING);
+}
+
+/* GPU, NIC and NVMe below one switch without redirection, passthrough;
+ * no p2p[] in the snapshot: the userspace path analysis answers. */
+static void gpudirect_pass(void **state)
+{
+	(void)state;
+	check_fixture("gpudirect-pass.json", GD(), NULL, 0, PA_EXIT_OK);
+}
+
+/* Audio function on a host driver, PCH root ports without ACS, and a
+ * switch port whose ReqRedir and CmpltRedir were cleared after boot. */
+static void vfio_fail(void **state)
+{
+	static const struct want w[] = {
+		{ PA_VFIO_GROUP_SHARED, PA_SEV_FAIL, "02:00.0 03:00.0", NULL },
+		{ PA_VFIO_GROUP_SHARED, PA_SEV_FAIL, "03:00.0 02:00.0", NULL },
+		{ PA_VFIO_GROUP_NOT_VIABLE, PA_SEV_FAIL, "01:00.0 01:00.1",
+		  "vfio-pci.ids=10de:1aef" },
+		{ PA_VFIO_ACS_MISSING, PA_SEV_FAIL, "00:1c.0 02:00.0", NULL },
+		{ PA_VFIO_ACS_MISSING, PA_SEV_FAIL, "00:1c.4 03:00.0", NULL },
+		{ PA_VFIO_ACS_MISSING, PA_SEV_FAIL, "05:08.0 06:00.0", NULL },
+		{ PA_VFIO_GROUP_OVERCLAIMS, PA_SEV_FAIL, "06:00.0 05:08.0", NULL },
+		{ PA_VFIO_ACS_CHANGED, PA_SEV_FAIL, "05:08.0", NULL },
+		{ PA_VFIO_NOT_OPENED, PA_SEV_INFO, "01:00.0", NULL },
+	};
+
+	(void)state;
+	check_fixture("vfio-fail.json", VFIO, w, N(w), PA_EXIT_FINDING);
+}
+
+/* pcie_acs_override=downstream,multifunction on Proxmox: groups finer
+ * than ACS, each explained by the parameter. */
+static void vfio_override(void **state)
+{
+	static const char *const override = "pcie_acs_override=downstream,multifunction";
+	const struct want w[] = {
+		{ PA_VFIO_IOMMU_PASSTHROUGH, PA_SEV_WARN, "", "iommu=pt" },
+		{ PA_VFIO_ACS_MISSING, PA_SEV_FAIL, "03:04.0 04:00.0 04:00.1", NULL },
+		{ PA_VFIO_ACS_MISSING, PA_SEV_FAIL, "03:08.0 05:00.0", NULL },
+		{ PA_VFIO_GROUP_OVERCLAIMS, PA_SEV_FAIL, "04:00.0 03:04.0 04:00.1",
+		  override },
+		{ PA_VFIO_GROUP_OVERCLAIMS, PA_SEV_FAIL, "04:00.1 03:04.0 04:00.0",
+		  override },
+		{ PA_VFIO_GROUP_OVERCLAIMS, PA_SEV_FAIL, "05:00.0 03:08.0", override },
+		{ PA_VFIO_GROUP_OVERCLAIMS, PA_SEV_FAIL, "06:00.0 06:00.1", override },
+		{ PA_VFIO_GROUP_OVERCLAIMS, PA_SEV_FAIL, "06:00.1 06:00.0", override },
+		{ PA_BL_AMD_IOMMU_ON, PA_SEV_WARN, "", "amd_iommu=on" },
+		{ PA_BL_ACS_OVERRIDE, PA_SEV_WARN, "", override },
+	};
+
+	(void)state;
+	check_fixture("vfio-override.json", VFIO | BASE, w, N(w),
+		      PA_EXIT_FINDING);
+}
+
+static void vfio_pass(void **state)
+{
+	(void)state;
+	check_fixture("vfio-pass.json", VFIO | BASE, NULL, 0, PA_EXIT_OK);
+}
+
+/* No NUMA locality on two nodes, a GPU at x8, and amd_iommu=on,
+ * pci=noacs and intel_iommu=on on an AMD host. */
+static void baseline_amd_fail(void **state)
+{
+	static const struct want w[] = {
+		{ PA_BL_LINK_DOWNGRADED, PA_SEV_WARN, "01:00.0", NULL },
+		{ PA_BL_NUMA_UNKNOWN, PA_SEV_WARN, "01:00.0 81:00.0", NULL },
+		{ PA_BL_AMD_IOMMU_ON, PA_SEV_WARN, "", "amd_iommu=on" },
+		{ PA_BL_PCI_NOACS, PA_SEV_WARN, "", "pci=noacs,realloc" },
+		{ PA_BL_IOMMU_PARAM_VENDOR, PA_SEV_WARN, "", "intel_iommu=on" },
+	};
+
+	(void)state;
+	check_fixture("baseline-amd-fail.json", BASE, w, N(w), PA_EXIT_WARNINGS);
+}
+
+/* VT-d off by intel_iommu=off beside iommu=pt; an idle GPU at 2.5GT/s. */
+static void baseline_intel_fail(void **state)
+{
+	static const struct want w[] = {
+		{ PA_BL_IOMMU_OFF, PA_SEV_WARN, "", "intel_iommu=off" },
+		{ PA_BL_LINK_DOWNGRADED, PA_SEV_INFO, "01:00.0", NULL },
+		{ PA_BL_IOMMU_PARAMS_CONFLICT, PA_SEV_WARN, "", "iommu=pt" },
+	};
+	static const struct want vfio[] = {
+		{ PA_VFIO_IOMMU_OFF, PA_SEV_FAIL, "", "intel_iommu=off" },
+	};
+
+	(void)state;
+	check_fixture("baseline-intel-fail.json", BASE, w, N(w),
+		      PA_EXIT_WARNINGS);
+	check_fixture("baseline-intel-fail.json", VFIO, vfio, N(vfio),
+		      PA_EXIT_FINDING);
+}
+
+static void baseline_pass(void **state)
+{
+	(void)state;
+	check_fixture("baseline-pass.json", BASE, NULL, 0, PA_EXIT_OK);
+}
+
+/* Where the kernel formed its groups from ACS alone, the recomputed groups
+ * agree: nothing over-claims. */
+static void groups_agree_with_acs(void **state)
+{
+	static const char *const files[] = {
+		"gpudirect-fail.json", "gpudirect-pass.json", "vfio-pass.json",
+		"baseline-amd-fail.json", "baseline-pass.json",
+	};
+	struct pa_policy pol;
+
+	(void)state;
+	pa_policy_default(&pol);
+	only(&pol, VFIO);
+	for (size_t i = 0; i < N(files); i++) {
+		struct pa_report rep;
+		struct pa_check c;
+
+		load(files[i], &rep);
+		assert_int_equal(pa_check_run(&rep, &pol, &c), 0);
+		assert_int_equal(c.state[PA_VFIO_GROUP_OVERCLAIMS], PA_RULE_RAN);
+		if (pa_check_rule_worst(&c, PA_VFIO_GROUP_OVERCLAIMS))
+			fail_msg("%s: groups finer than ACS", files[i]);
+		pa_check_clear(&c);
+		pa_report_clear(&rep);
+	}
+}
+
+/* ---- Policy effects ------------------------------------------------------ */
+
+static void run_with(const char *file, const struct pa_policy *pol,
+		     struct pa_check *c, struct pa_report *rep)
+{
+	load(file, rep);
+	assert_int_equal(pa_check_run(rep, pol, c), 0);
+}
+
+static size_t count(const struct pa_check *c, enum pa_rule_id rule)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nfindings; i++)
+		n += c->findings[i].rule == rule;
+	return n;
+}
+
+static void policy_rules(void **state)
+{
+	struct pa_policy pol;
+	struct pa_report rep;
+	struct pa_check c;
+
+	(void)state;
+	pa_policy_default(&pol);
+	only(&pol, VFIO);
+	pol.rules[PA_VFIO_NOT_OPENED] = PA_RULE_OFF;
+	pol.rules[PA_VFIO_ACS_MISSING] = PA_SEV_WARN;
+	pol.rules[PA_VFIO_ACS_CHANGED] = PA_SEV_INFO;
+	run_with("vfio-fail.json", &pol, &c, &rep);
+	assert_int_equal(c.state[PA_VFIO_NOT_OPENED], PA_RULE_NOT_RUN);
+	assert_int_equal(count(&c, PA_VFIO_NOT_OPENED), 0);
+	assert_int_equal(count(&c, PA_VFIO_ACS_MISSING), 3);
+	assert_int_equal(pa_check_rule_worst(&c, PA_VFIO_ACS_MISSING), PA_SEV_WARN);
+	assert_int_equal(pa_check_rule_worst(&c, PA_VFIO_ACS_CHANGED), PA_SEV_INFO);
+	pa_check_clear(&c);
+	pa_report_clear(&rep);
+}
+
+static void policy_selection(void **state)
+{
+	struct pa_match gpu = { .kind = -1, .has_bdf = true,
+				.bdf = { 0, 0x06, 0x00 } };
+	struct pa_match nvme = { .kind = -1, .has_class = true,
+				 .class_value = 0x010802, .class_mask = 0xffffff };
+	struct pa_policy pol;
+	struct pa_report rep;
+	struct pa_check c;
+
+	(void)state;
+	pa_policy_default(&pol);
+	only(&pol, VFIO);
+	pol.select = &gpu;
+	pol.nselect = 1;
+	run_with("vfio-fail.json", &pol, &c, &rep);
+	/* Only 06:00.0 is a candidate; the ACS change is host-wide. */
+	assert_int_equal(count(&c, PA_VFIO_GROUP_SHARED), 0);
+	assert_int_equal(count(&c, PA_VFIO_ACS_MISSING), 1);
+	assert_int_equal(count(&c, PA_VFIO_GROUP_OVERCLAIMS), 1);
+	assert_int_equal(count(&c, PA_VFIO_ACS_CHANGED), 1);
+	assert_string_equal(c.note[PA_VFIO_GROUP_SHARED], "1 device checked");
+	pa_check_clear(&c);
+	pa_report_clear(&rep);
+
+	pol.select = NULL;
+	pol.nselect = 0;
+	pol.exclude = &nvme;
+	pol.nexclude = 1;
+	run_with("vfio-fail.json", &pol, &c, &rep);
+	/* The NIC still shares with the drive; the drive is not checked. */
+	assert_int_equal(count(&c, PA_VFIO_GROUP_SHARED), 1);
+	assert_int_equal(count(&c, PA_VFIO_ACS_MISSING), 2);
+	pa_check_clear(&c);
+	pa_report_clear(&rep);
+}
+
+static void policy_trap_ratio(void **state)
+{
+	struct pa_policy pol;
+	struct pa_report rep;
+	struct pa_check c;
+
+	(void)state;
+	pa_policy_default(&pol);
+	only(&pol, GD());
+	/* 7.88 of 31.51 GB/s is 25%: a ratio of 0.2 lets it pass. */
+	pol.trap_ratio = 0.2;
+	run_with("gpudirect-fail.json", &pol, &c, &rep);
+	assert_int_equal(count(&c, PA_GD_BANDWIDTH_TRAP), 0);
+	pa_check_clear(&c);
+	pa_report_clear(&rep);
+}
+
+/* A GPU with a NIC below its own switch and one on another root port:
+ * the nearest is checked, or both with gpudirect_pairs: all. */
+static void nearest_or_all_pairs(void **state)
+{
+	static const struct test_dev devs[] = {
+		{ 0, 0x00, 0x08, -1, 0, 0x060400, PCI_EXP_TYPE_ROOT_PORT, 0,
+		  TEST_LINK(4, 16), TEST_LINK(4, 16), true, 0x1d, 0 },
+		{ 0, 0x01, 0x00, 0x00, 0x08, 0x060400, PCI_EXP_TYPE_UPSTREAM, 0,
+		  TEST_LINK(4, 16), TEST_LINK(4, 16), false, 0, 0 },
+		{ 0, 0x02, 0x00, 0x01, 0x00, 0x060400, PCI_EXP_TYPE_DOWNSTREAM, 0,
+		  TEST_LINK(4, 16), TEST_LINK(4, 16), true, 0x11, 0 },
+		{ 0, 0x02, 0x08, 0x01, 0x00, 0x060400, PCI_EXP_TYPE_DOWNSTREAM, 0,
+		  TEST_LINK(4, 16), TEST_LINK(4, 16), true, 0x11, 0 },
+		{ 0, 0x03, 0x00, 0x02, 0x00, 0x030200, PCI_EXP_TYPE_ENDPOINT, 0,
+		  TEST_LINK(4, 16), TEST_LINK(4, 16), false, 0, 0 },
+		{ 0, 0x04, 0x00, 0x02, 0x08, 0x020000, PCI_EXP_TYPE_ENDPOINT, 0,
+		  TEST_LINK(4, 16), TEST_LINK(4, 16), false, 0, 0 },
+		{ 0, 0x00, 0x10, -1, 0, 0x060400, PCI_EXP_TYPE_ROOT_PORT, 0,
+		  TEST_LINK(4, 16), TEST_LINK(4, 16), true, 0x1d, 0 },
+		{ 0, 0x05, 0x00, 0x00, 0x10, 0x020000, PCI_EXP_TYPE_ENDPOINT, 0,
+		  TEST_LINK(4, 16), TEST_LINK(4, 16), false, 0, 0 },
+	};
+	struct pa_policy pol;
+	struct pa_report rep = { 0 };
+	struct pa_check c;
+
+	(void)state;
+	for (size_t i = 0; i < N(devs); i++)
+		test_add_dev(&rep, &devs[i]);
+	pa_report_sort(&rep);
+	pa_policy_default(&pol);
+	only(&pol, GD());
+	assert_int_equal(pa_check_run(&rep, &pol, &c), 0);
+	/* Below the switch, direct: no pair finding at all. */
+	assert_int_equal(c.nfindings, 0);
+	assert_string_equal(c.note[PA_GD_ACS_REDIRECT], "1 pair checked");
+	pa_check_clear(&c);
+
+	pol.all_pairs = true;
+	assert_int_equal(pa_check_run(&rep, &pol, &c), 0);
+	assert_string_equal(c.note[PA_GD_ACS_REDIRECT], "2 pairs checked");
+	/* No host facts: the root complex's verdict is unknown. */
+	assert_int_equal(count(&c, PA_GD_P2P_UNKNOWN), 1);
+	pa_check_clear(&c);
+	pa_report_clear(&rep);
+}
+
+/* ---- The H200 VM guest --------------------------------------------------- */
+
+static bool have_fixture(void)
+{
+	if (access(H200 "/devices", R_OK) == 0)
+		return true;
+	/* Loud, never a silent pass. */
+	print_message("SKIPPED: %s is missing (../shared/fixtures)\n", H200);
+	return false;
+}
+
+/* A flat root bus without IOMMU: P2P verdicts unknown without the
+ * module, VFIO impossible, the IOMMU off; no host facts in the fixture. */
+static void h200_vm_guest(void **state)
+{
+	static const struct want w[] = {
+		{ PA_GD_P2P_UNKNOWN, PA_SEV_INFO, "00:06.0 00:07.0", NULL },
+		{ PA_GD_P2P_UNKNOWN, PA_SEV_INFO, "00:06.0 00:03.0", NULL },
+		{ PA_GD_P2P_UNKNOWN, PA_SEV_INFO, "00:07.0 00:03.0", NULL },
+		{ PA_VFIO_IOMMU_OFF, PA_SEV_FAIL, "", NULL },
+		{ PA_BL_IOMMU_OFF, PA_SEV_WARN, "", NULL },
+	};
+	struct pa_policy pol;
+	struct pa_report rep;
+	struct pa_sysfs s;
+	struct pa_check c;
+	char what[256];
+
+	(void)state;
+	if (!have_fixture())
+		skip();
+	assert_int_equal(pa_sysfs_read(H200, &s, what, sizeof(what)), 0);
+	assert_int_equal(pa_sysfs_model(&s, &rep), 0);
+	pa_sysfs_clear(&s);
+	assert_int_equal(pa_host_read(H200, &rep.host), 0);
+	rep.has_host = true;
+	pa_policy_default(&pol);
+	assert_int_equal(pa_check_run(&rep, &pol, &c), 0);
+	expect(&c, w, N(w));
+	assert_int_equal(c.findings[3].remedy_kind, PA_REMEDY_BIOS);
+	assert_int_equal(c.state[PA_BL_NUMA_UNKNOWN], PA_RULE_SKIPPED);
+	assert_int_equal(c.state[PA_BL_PCI_NOACS], PA_RULE_SKIPPED);
+	assert_int_equal(c.state[PA_GD_IOMMU_TRANSLATED], PA_RULE_RAN);
+	assert_int_equal(pa_check_exit_code(&c), PA_EXIT_FINDING);
+	pa_check_clear(&c);
+	pa_report_clear(&rep);
+}
+
+/* ---- Turning the IOMMU on ------------------------------------------------- */
+
+/* The remedy follows the host facts: a parameter that turns it off, VT-d
+ * described but not enabled, a VM without a virtual IOMMU, the firmware. */
+static void iommu_off_remedies(void **state)
+{
+	static const struct {
+		const char *cmdline, *vendor, *table;
+		int hypervisor;
+		enum pa_remedy_kind kind;
+		const char *remedy, *why;
+	} cases[] = {
+		{ "ro intel_iommu=off", "GenuineIntel", "DMAR", 0,
+		  PA_REMEDY_CMDLINE_REMOVE, "intel_iommu=off", "a kernel parameter turns it off" },
+		{ "ro iommu=off", "AuthenticAMD", "IVRS", 0,
+		  PA_REMEDY_CMDLINE_REMOVE, "iommu=off", "a kernel parameter turns it off" },
+		{ "ro", "GenuineIntel", "DMAR", 0,
+		  PA_REMEDY_CMDLINE_ADD, "intel_iommu=on", "(ACPI DMAR table)" },
+		/* A vIOMMU in a VM is described as on bare metal. */
+		{ "ro", "GenuineIntel", "DMAR", 1,
+		  PA_REMEDY_CMDLINE_ADD, "intel_iommu=on", "(ACPI DMAR table)" },
+		{ "ro", "GenuineIntel", NULL, 0,
+		  PA_REMEDY_CMDLINE_ADD, "intel_iommu=on", "Debian's" },
+		{ "ro", "GenuineIntel", "none", 1,
+		  PA_REMEDY_HYPERVISOR, "give the VM a virtual IOMMU", "this VM has no virtual IOMMU" },
+		/* A VM without ACPI tables to list (Firecracker). */
+		{ "ro", "GenuineIntel", NULL, 1,
+		  PA_REMEDY_HYPERVISOR, "give the VM a virtual IOMMU", "this VM shows no virtual IOMMU" },
+		{ "ro", "GenuineIntel", "none", 0,
+		  PA_REMEDY_BIOS, "enable Intel VT-d in the firmware setup", "the firmware describes none" },
+		{ "ro", "AuthenticAMD", "none", 0,
+		  PA_REMEDY_BIOS, "enable the IOMMU (AMD-Vi) in the firmware setup", "the firmware describes none" },
+		{ "ro intel_iommu=on", "GenuineIntel", "DMAR", 0,
+		  PA_REMEDY_BIOS, "enable Intel VT-d", "did not enable it" },
+	};
+	struct pa_policy pol;
+
+	(void)state;
+	pa_policy_default(&pol);
+	only(&pol, BASE);
+	for (size_t i = 0; i < N(cases); i++) {
+		struct pa_report rep = { .has_host = true };
+		struct pa_check c;
+
+		pa_host_clear(&rep.host);
+		rep.host.cmdline = strdup(cases[i].cmdline);
+		rep.host.cpu_vendor = strdup(cases[i].vendor);
+		rep.host.iommu_table = cases[i].table ? strdup(cases[i].table) : NULL;
+		rep.host.hypervisor = cases[i].hypervisor;
+		assert_int_equal(pa_check_run(&rep, &pol, &c), 0);
+		assert_int_equal(c.findings[0].rule, PA_BL_IOMMU_OFF);
+		if (c.findings[0].remedy_kind != cases[i].kind ||
+		    strncmp(c.findings[0].remedy, cases[i].remedy,
+			    strlen(cases[i].remedy)) ||
+		    !strstr(c.findings[0].message, cases[i].why))
+			fail_msg("case %zu: %s: %s [%s]", i,
+				 pa_remedy_kind_name(c.findings[0].remedy_kind),
+				 c.findings[0].remedy, c.findings[0].message);
+		pa_check_clear(&c);
+		pa_report_clear(&rep);
+	}
+}
+
+/* ---- Text output --------------------------------------------------------- */
+
+struct render {
+	const struct pa_report *rep;
+	const struct pa_check *c;
+	bool colour;
+};
+
+static int render_text(FILE *f, const void *arg)
+{
+	const struct render *r = arg;
+
+	return pa_check_text(f, r->rep, r->c, "baseline-intel-fail.json",
+			     r->colour);
+}
+
+static const char text_snapshot[] =
+	"pcieaudit check of baseline-intel-fail.json: kernel 6.1.0-27-amd64, 3 PCI functions, 0 IOMMU groups\n"
+	"\n"
+	"baseline\n"
+	"  WARN  baseline.iommu-off: no IOMMU serves the PCI devices: a kernel\n"
+	"        parameter turns it off. There is no DMA isolation, and no VFIO\n"
+	"        remedy (remove from the kernel command line):\n"
+	"          intel_iommu=off\n"
+	"  INFO  baseline.link-downgraded: GPU 0000:01:00.0 trained 2.5GT/s x16 though\n"
+	"        both ends support 16GT/s x16; GPUs lower their link speed when idle,\n"
+	"        so check again under load\n"
+	"        remedy (hardware):\n"
+	"          reseat the card; check the slot, the riser and the firmware's PCIe speed setting\n"
+	"  PASS  baseline.numa-unknown (1 NUMA node)\n"
+	"  PASS  baseline.amd-iommu-on (6 parameters read)\n"
+	"  PASS  baseline.pci-noacs (6 parameters read)\n"
+	"  PASS  baseline.acs-override (6 parameters read)\n"
+	"  WARN  baseline.iommu-params-conflict: iommu=pt and intel_iommu=off are both\n"
+	"        on the kernel command line: passthrough needs an IOMMU, which the\n"
+	"        other turns off (drop that one instead to keep passthrough)\n"
+	"        remedy (remove from the kernel command line):\n"
+	"          iommu=pt\n"
+	"  PASS  baseline.iommu-param-vendor (6 parameters read)\n"
+	"\n"
+	"summary: baseline WARN; 0 failed, 2 warnings, 1 info, 5 passed, 0 skipped\n";
+
+static void text_output(void **state)
+{
+	struct pa_policy pol;
+	struct pa_report rep;
+	struct pa_check c;
+	struct render r = { &rep, &c, false };
+	char *text;
+	int ret;
+
+	(void)state;
+	pa_policy_default(&pol);
+	only(&pol, BASE);
+	run_with("baseline-intel-fail.json", &pol, &c, &rep);
+	text = test_render(render_text, &r, &ret);
+	assert_int_equal(ret, 0);
+	test_snapshot(text, text_snapshot, "check_text");
+	assert_null(strchr(text, '\033'));
+	free(text);
+
+	r.colour = true;
+	text = test_render(render_text, &r, &ret);
+	assert_non_null(strstr(text, "\033[1;33mWARN\033[0m  baseline.iommu-off:"));
+	assert_non_null(strstr(text, "\033[32mPASS\033[0m  baseline.numa-unknown"));
+	free(text);
+	pa_check_clear(&c);
+	pa_report_clear(&rep);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(gpudirect_fail),
+		cmocka_unit_test(gpudirect_pass),
+		cmocka_unit_test(vfio_fail),
+		cmocka_unit_test(vfio_override),
+		cmocka_unit_test(vfio_pass),
+		cmocka_unit_test(baseline_amd_fail),
+		cmocka_unit_test(baseline_intel_fail),
+		cmocka_unit_test(baseline_pass),
+		cmocka_unit_test(groups_agree_with_acs),
+		cmocka_unit_test(policy_rules),
+		cmocka_unit_test(policy_selection),
+		cmocka_unit_test(policy_trap_ratio),
+		cmocka_unit_test(nearest_or_all_pairs),
+		cmocka_unit_test(h200_vm_guest),
+		cmocka_unit_test(iommu_off_remedies),
+		cmocka_unit_test(text_output),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

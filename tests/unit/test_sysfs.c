@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The no-module mode: configuration space parsing (the extended capability
+ * walk past hidden, ID 0 entries included), and the sysfs reader on a
+ * synthetic sysfs tree, on the fixture layout and on the H200 VM guest.
+ */
+#include "testutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <linux/pci_regs.h>
+#include <linux/pcieaudit.h>
+
+#include "config_space.h"
+#include "fileio.h"
+#include "sysfs_model.h"
+#include "sysread.h"
+
+#ifndef FIXTURES
+#define FIXTURES "../../../shared/fixtures"
+#endif
+
+#define H200 FIXTURES "/h200-vm-guest"
+
+static void put16(uint8_t *c, unsigned int pos, uint16_t v)
+{
+	c[pos] = v & 0xff;
+	c[pos + 1] = v >> 8;
+}
+
+static void put32(uint8_t *c, unsigned int pos, uint32_t v)
+{
+	put16(c, pos, v & 0xffff);
+	put16(c, pos + 2, v >> 16);
+}
+
+/* An ext capability header: ID, version 1, next. */
+static void ext(uint8_t *c, unsigned int pos, uint16_t id, unsigned int next)
+{
+	put32(c, pos, id | 1u << 16 | next << 20);
+}
+
+/*
+ * A function's configuration space: vendor:device, class, header type,
+ * a PM and a PCIe capability of type type with LnkCap/LnkSta, and an
+ * extended list with a hidden (ID 0) entry before ACS and SR-IOV.
+ */
+static void make_config(uint8_t *c, uint16_t vendor, uint16_t device,
+			uint32_t class, uint8_t header, int type, uint32_t lnkcap,
+			uint16_t lnksta, bool acs)
+{
+	memset(c, 0, 4096);
+	put16(c, PCI_VENDOR_ID, vendor);
+	put16(c, PCI_DEVICE_ID, device);
+	put32(c, PCI_CLASS_REVISION, class << 8 | 0xa1);
+	c[PCI_HEADER_TYPE] = header;
+	put16(c, PCI_STATUS, PCI_STATUS_CAP_LIST);
+	c[PCI_CAPABILITY_LIST] = 0x40;
+	c[0x40] = PCI_CAP_ID_PM;
+	c[0x41] = 0x60;
+	c[0x60] = PCI_CAP_ID_EXP;
+	c[0x61] = 0;
+	put16(c, 0x60 + PCI_EXP_FLAGS, (uint16_t)(2 | type << 4));
+	put32(c, 0x60 + PCI_EXP_LNKCAP, lnkcap);
+	put16(c, 0x60 + PCI_EXP_LNKSTA, lnksta);
+	put16(c, 0x60 + PCI_EXP_LNKCTL2, 4);
+	if ((header & 0x7f) == PCI_HEADER_TYPE_BRIDGE)
+		c[PCI_SECONDARY_BUS] = 7;
+	else
+		put16(c, PCI_SUBSYSTEM_VENDOR_ID, 0x17aa);
+	ext(c, 0x100, 0, 0x140);
+	if (acs) {
+		ext(c, 0x140, PCI_EXT_CAP_ID_ACS, 0x180);
+		put16(c, 0x140 + PCI_ACS_CAP, 0x5f);
+		put16(c, 0x140 + PCI_ACS_CTRL, 0x1d);
+	} else {
+		ext(c, 0x140, 0, 0x180);
+	}
+	ext(c, 0x180, PCI_EXT_CAP_ID_SRIOV, 0);
+}
+
+static void parse_synthetic(void **state)
+{
+	uint8_t c[4096];
+	struct pa_config pc;
+
+	(void)state;
+	make_config(c, 0x1000, 0xc030, 0x060400, 0x81, PCI_EXP_TYPE_DOWNSTREAM,
+		    TEST_LINK(4, 16), TEST_LINK(3, 8), true);
+	pa_config_parse(c, sizeof(c), &pc);
+	assert_true(pc.valid);
+	assert_int_equal(pc.vendor, 0x1000);
+	assert_int_equal(pc.class, 0x060400);
+	assert_int_equal(pc.revision, 0xa1);
+	assert_true(pc.multifunction);
+	assert_true(pc.bridge);
+	assert_int_equal(pc.secondary_bus, 7);
+	assert_int_equal(pc.pcie_type, PCI_EXP_TYPE_DOWNSTREAM);
+	assert_true(pc.has_link);
+	assert_int_equal(pc.link.lnkcap, TEST_LINK(4, 16));
+	assert_int_equal(pc.link.lnksta, TEST_LINK(3, 8));
+	assert_true(pc.link.has_lnkctl2);
+	/* Found past the hidden entry at 0x100. */
+	assert_true(pc.has_acs);
+	assert_int_equal(pc.acs.pos, 0x140);
+	assert_int_equal(pc.acs.ctrl, 0x1d);
+	assert_true(pc.sriov);
+}
+
+static void parse_short_and_broken(void **state)
+{
+	uint8_t c[4096];
+	struct pa_config pc;
+
+	(void)state;
+	make_config(c, 0x10de, 0x2335, 0x030200, 0, PCI_EXP_TYPE_ENDPOINT,
+		    TEST_LINK(5, 16), TEST_LINK(5, 16), true);
+	/* 256 bytes: no extended space to walk. */
+	pa_config_parse(c, 256, &pc);
+	assert_true(pc.valid && pc.has_link && !pc.has_acs && !pc.sriov);
+	assert_int_equal(pc.subsys_vendor, 0x17aa);
+	/* 64 bytes: the header only. */
+	pa_config_parse(c, 64, &pc);
+	assert_true(pc.valid);
+	assert_int_equal(pc.pcie_type, -1);
+	pa_config_parse(c, 10, &pc);
+	assert_false(pc.valid);
+	/* Chains that loop end; pointers past the end are not followed. */
+	ext(c, 0x100, 0, 0x100);
+	assert_int_equal(pa_config_find_ext_cap(c, sizeof(c), PCI_EXT_CAP_ID_ACS), 0);
+	ext(c, 0x100, 0, 0xffc);
+	assert_int_equal(pa_config_find_ext_cap(c, 0x200, PCI_EXT_CAP_ID_ACS), 0);
+	c[0x61] = 0x40;
+	c[0x40] = 0x01;
+	c[0x41] = 0x60;
+	assert_int_equal(pa_config_find_cap(c, sizeof(c), 0x11), 0);
+	/* A pointer into the header is invalid. */
+	c[PCI_CAPABILITY_LIST] = 0x10;
+	assert_int_equal(pa_config_find_cap(c, sizeof(c), PCI_CAP_ID_EXP), 0);
+	/* All ones: a function that went away. */
+	memset(c, 0xff, sizeof(c));
+	pa_config_parse(c, sizeof(c), &pc);
+	assert_false(pc.has_acs);
+	assert_int_equal(pc.pcie_type, -1);
+}
+
+static bool have_fixture(void)
+{
+	if (access(H200 "/devices", R_OK) == 0)
+		return true;
+	print_message("SKIPPED: %s is missing (../shared/fixtures)\n", H200);
+	return false;
+}
+
+/* The GPU's extended list reads 0x0000@100, LTR@12c, 0x0000@134, AER@1b8,
+ * 0x0000@248, 0x0000@250, VSEC@2a4, power budgeting@2b8, DSN@2f0. */
+static void h200_config(void **state)
+{
+	uint8_t *c;
+	size_t len;
+	struct pa_config pc;
+
+	(void)state;
+	if (!have_fixture())
+		skip();
+	assert_int_equal(pa_read_file(H200 "/devices/0000:00:06.0/config", 4096,
+				      (char **)&c, &len), 0);
+	assert_int_equal(len, 4096);
+	assert_int_equal(pa_config_find_ext_cap(c, len, 0x18), 0x12c);
+	assert_int_equal(pa_config_find_ext_cap(c, len, PCI_EXT_CAP_ID_ERR), 0x1b8);
+	assert_int_equal(pa_config_find_ext_cap(c, len, PCI_EXT_CAP_ID_VNDR), 0x2a4);
+	assert_int_equal(pa_config_find_ext_cap(c, len, PCI_EXT_CAP_ID_PWR), 0x2b8);
+	assert_int_equal(pa_config_find_ext_cap(c, len, PCI_EXT_CAP_ID_DSN), 0x2f0);
+	assert_int_equal(pa_config_find_ext_cap(c, len, PCI_EXT_CAP_ID_ACS), 0);
+	pa_config_parse(c, len, &pc);
+	assert_int_equal(pc.pcie_type, PCI_EXP_TYPE_ENDPOINT);
+	assert_int_equal(pc.link.lnkcap & 0x3ff, TEST_LINK(5, 16));
+	assert_int_equal(pc.link.lnksta & 0x3ff, TEST_LINK(5, 16));
+	free(c);
+}
+
+static void h200_model(void **state)
+{
+	struct pa_report rep;
+	struct pa_sysfs s;
+	char what[256];
+
+	(void)state;
+	if (!have_fixture())
+		skip();
+	assert_int_equal(pa_sysfs_read(H200, &s, what, sizeof(what)), 0);
+	assert_int_equal(s.n, 8);
+	assert_null(s.kernel_release);
+	assert_int_equal(pa_sysfs_model(&s, &rep), 0);
+	pa_sysfs_clear(&s);
+	assert_int_equal(rep.ndevices, 8);
+	assert_int_equal(rep.ngroups, 0);
+	assert_false(rep.info.features & PCIEAUDIT_F_IOMMU_PRESENT);
+	/* A flat bus: nothing has an upstream bridge. */
+	for (size_t i = 0; i < rep.ndevices; i++)
+		assert_false(rep.devices[i].has_upstream);
+	assert_int_equal(rep.devices[6].vendor, 0x10de);
+	assert_int_equal(rep.devices[6].class, 0x030200);
+	assert_string_equal(rep.devices[6].driver, "nvidia");
+	assert_int_equal(rep.devices[6].numa_node, -1);
+	assert_true(rep.devices[6].has_link);
+	assert_false(rep.devices[6].has_acs);
+	/* virtio: conventional PCI functions, 256 bytes of config. */
+	assert_int_equal(rep.devices[3].pcie_type, -1);
+	assert_string_equal(rep.devices[3].driver, "virtio-pci");
+	assert_null(rep.devices[0].driver);
+	pa_report_clear(&rep);
+}
+
+/* ---- A synthetic sysfs mount ------------------------------------------------ */
+
+static char root[64];
+
+static void write_at(const char *rel, const void *data, size_t len)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	close(fd);
+}
+
+static void text_at(const char *rel, const char *text)
+{
+	write_at(rel, text, strlen(text));
+}
+
+static void dir_at(const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	assert_int_equal(mkdir(path, 0755), 0);
+}
+
+static void link_at(const char *target, const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+#define RP "devices/pci0000:00/0000:00:01.0"
+#define EP RP "/0000:01:00.0"
+#define VF RP "/0000:01:00.2"
+
+/* A root port, a GPU below it and one of its VFs, as a sysfs mount shows
+ * them: links for the bus view, drivers, PF and IOMMU groups. */
+static void make_tree(void)
+{
+	uint8_t c[4096];
+
+	strcpy(root, "/tmp/pa-sysfs-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	dir_at("devices");
+	dir_at("devices/pci0000:00");
+	dir_at(RP);
+	dir_at(EP);
+	dir_at(VF);
+	dir_at("bus");
+	dir_at("bus/pci");
+	dir_at("bus/pci/devices");
+	dir_at("bus/pci/drivers");
+	dir_at("bus/pci/drivers/pcieport");
+	dir_at("bus/pci/drivers/vfio-pci");
+	dir_at("kernel");
+	dir_at("kernel/iommu_groups");
+	dir_at("kernel/iommu_groups/3");
+	dir_at("kernel/iommu_groups/4");
+	text_at("kernel/iommu_groups/3/type", "DMA-FQ\n");
+	text_at("kernel/iommu_groups/4/type", "DMA-FQ\n");
+	dir_at("devices/system");
+	dir_at("devices/system/node");
+	text_at("devices/system/node/online", "0-1\n");
+	text_at("cmdline", "ro intel_iommu=on\n");
+	text_at("cpuinfo", "vendor_id\t: GenuineIntel\ncpu family\t: 6\n");
+
+	link_at("../../../" RP, "bus/pci/devices/0000:00:01.0");
+	link_at("../../../" EP, "bus/pci/devices/0000:01:00.0");
+	link_at("../../../" VF, "bus/pci/devices/0000:01:00.2");
+
+	make_config(c, 0x8086, 0x347a, 0x060400, 0x01, PCI_EXP_TYPE_ROOT_PORT,
+		    TEST_LINK(4, 16), TEST_LINK(4, 16), true);
+	write_at(RP "/config", c, sizeof(c));
+	text_at(RP "/class", "0x060400\n");
+	text_at(RP "/numa_node", "1\n");
+	link_at("../../../bus/pci/drivers/pcieport", RP "/driver");
+	link_at("../../../kernel/iommu_groups/3", RP "/iommu_group");
+
+	make_config(c, 0x10de, 0x20b5, 0x030200, 0x00, PCI_EXP_TYPE_ENDPOINT,
+		    TEST_LINK(4, 16), TEST_LINK(4, 8), false);
+	write_at(EP "/config", c, sizeof(c));
+	text_at(EP "/vendor", "0x10de\n");
+	text_at(EP "/numa_node", "1\n");
+	link_at("../../../../bus/pci/drivers/vfio-pci", EP "/driver");
+	link_at("../../../../kernel/iommu_groups/4", EP "/iommu_group");
+
+	write_at(VF "/config", c, 256);
+	link_at("../0000:01:00.0", VF "/physfn");
+	link_at("../../../../kernel/iommu_groups/4", VF "/iommu_group");
+}
+
+static void remove_tree(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void sysfs_mount(void **state)
+{
+	struct pa_report rep;
+	struct pa_host host = { 0 };
+	struct pa_sysfs s;
+	const struct pa_device *rp, *ep, *vf;
+	char what[256];
+
+	(void)state;
+	make_tree();
+	assert_int_equal(pa_sysfs_read(root, &s, what, sizeof(what)), 0);
+	assert_int_equal(pa_sysfs_model(&s, &rep), 0);
+	pa_sysfs_clear(&s);
+	assert_int_equal(rep.ndevices, 3);
+	rp = &rep.devices[0];
+	ep = &rep.devices[1];
+	vf = &rep.devices[2];
+	assert_int_equal(rp->pcie_type, PCI_EXP_TYPE_ROOT_PORT);
+	assert_true(rp->flags & PCIEAUDIT_DEV_F_BRIDGE);
+	assert_false(rp->has_upstream);
+	assert_string_equal(rp->driver, "pcieport");
+	assert_int_equal(rp->numa_node, 1);
+	assert_true(rp->has_acs);
+	assert_int_equal(rp->iommu.group, 3);
+	assert_int_equal(rp->iommu.def_domain, PCIEAUDIT_DOMAIN_DMA_FQ);
+	/* Unknown without the module: the attached domain. */
+	assert_int_equal(rp->iommu.domain, 0);
+	assert_true(ep->has_upstream);
+	assert_int_equal(ep->upstream.bus, 0);
+	assert_int_equal(ep->upstream.devfn, 0x08);
+	assert_string_equal(ep->driver, "vfio-pci");
+	assert_true(ep->flags & PCIEAUDIT_DEV_F_PHYSFN);
+	assert_true(vf->flags & PCIEAUDIT_DEV_F_VIRTFN);
+	assert_int_equal(vf->pf.devfn, 0);
+	assert_true(vf->has_upstream);
+	assert_null(vf->driver);
+	assert_int_equal(rep.ngroups, 2);
+	assert_int_equal(rep.groups[1].nmembers, 2);
+	assert_int_equal(rep.info.iommu_def_mode, PCIEAUDIT_IOMMU_MODE_TRANSLATED);
+	assert_int_equal(rep.info.iommu_strict, PCIEAUDIT_IOMMU_STRICT_LAZY);
+	pa_report_clear(&rep);
+
+	/* A copy of another host: its files, never this machine's /proc. */
+	assert_int_equal(pa_host_read(root, &host), 0);
+	assert_string_equal(host.cmdline, "ro intel_iommu=on");
+	assert_string_equal(host.cpu_vendor, "GenuineIntel");
+	assert_int_equal(host.cpu_family, 6);
+	assert_int_equal(host.numa_nodes, 2);
+	pa_host_clear(&host);
+	remove_tree();
+}
+
+static void nothing_there(void **state)
+{
+	struct pa_sysfs s;
+	char what[256];
+
+	(void)state;
+	assert_int_equal(pa_sysfs_read("/nonexistent-pa", &s, what, sizeof(what)),
+			 -ENOENT);
+	assert_int_equal(s.n, 0);
+}
+
+/* Without CAP_SYS_ADMIN, sysfs hands out the first 64 bytes of config:
+ * ACS would read as absent, so that is an error, not a report. Needs root
+ * to drop privileges, and a PCI function with more than 64 bytes. */
+static void unprivileged_read(void **state)
+{
+	struct pa_sysfs s;
+	char what[256];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	if (geteuid() != 0 || pa_sysfs_read("/sys", &s, what, sizeof(what))) {
+		print_message("SKIPPED: needs root and a readable /sys/bus/pci\n");
+		skip();
+	}
+	status = s.n && s.devs[0].config_len > 64;
+	for (size_t i = 0; i < s.n; i++)
+		status |= s.devs[i].config_len > 64;
+	pa_sysfs_clear(&s);
+	if (!status) {
+		print_message("SKIPPED: no PCI function with more than 64 bytes of config\n");
+		skip();
+	}
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		_exit(pa_sysfs_read("/sys", &s, what, sizeof(what)) == -EACCES &&
+		      strstr(what, "/config") ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parse_synthetic),
+		cmocka_unit_test(parse_short_and_broken),
+		cmocka_unit_test(h200_config),
+		cmocka_unit_test(h200_model),
+		cmocka_unit_test(sysfs_mount),
+		cmocka_unit_test(nothing_there),
+		cmocka_unit_test(unprivileged_read),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

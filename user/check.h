@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * check: the rules of the profiles run over a report, into findings. Pure:
+ * a report and a policy in, findings out; the outputs format them.
+ */
+#ifndef PA_CHECK_H
+#define PA_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cmdline.h"
+#include "model.h"
+#include "policy.h"
+#include "rules.h"
+
+/* What a finding's remedy is: where the fix goes. */
+enum pa_remedy_kind {
+	PA_REMEDY_NONE,
+	PA_REMEDY_CMDLINE_ADD,		/* a kernel command line parameter */
+	PA_REMEDY_CMDLINE_REMOVE,
+	PA_REMEDY_MODULE_PARAM,		/* module.param=value */
+	PA_REMEDY_BIOS,			/* a firmware setup setting */
+	PA_REMEDY_HYPERVISOR,		/* the VM's configuration, outside it */
+	PA_REMEDY_HARDWARE,		/* slots, cards, risers */
+	PA_REMEDY_COMMAND,		/* something to run */
+};
+
+struct pa_remedy {
+	enum pa_remedy_kind kind;
+	const char *text;
+};
+
+/* "cmdline-add", "bios", ...; NULL for none. */
+const char *pa_remedy_kind_name(enum pa_remedy_kind kind);
+
+struct pa_finding {
+	enum pa_rule_id rule;
+	enum pa_severity severity;
+	struct pa_addr_list devices;	/* the ones involved, the subject first */
+	char *message;
+	enum pa_remedy_kind remedy_kind;
+	char *remedy;			/* NULL for none */
+};
+
+enum pa_rule_state {
+	PA_RULE_NOT_RUN,	/* its profile was not asked for, or policy off */
+	PA_RULE_RAN,
+	PA_RULE_SKIPPED,	/* the report cannot tell: note says why */
+};
+
+struct pa_check {
+	bool profiles[PA_NPROFILES];
+	enum pa_rule_state state[PA_NRULES];
+	char *note[PA_NRULES];		/* why skipped, or what passed */
+	struct pa_finding *findings;	/* by rule, in the order found */
+	size_t nfindings;
+	/* For the rule code. */
+	int err;			/* sticky: -ENOMEM */
+	const struct pa_policy *policy;
+	struct pa_report *rep;
+	bool has_cmdline;		/* the host's, parsed */
+	struct pa_cmdline cmdline;
+};
+
+/*
+ * Runs the policy's profiles over rep. rep gains inferred P2P pairs for
+ * the devices gpudirect looks at (p2p_infer.h). 0 or -ENOMEM.
+ */
+int pa_check_run(struct pa_report *rep, const struct pa_policy *policy,
+		 struct pa_check *c);
+void pa_check_clear(struct pa_check *c);
+
+/* The worst severity among a rule's, a profile's (profile < PA_NPROFILES)
+ * or all findings (PA_NPROFILES); 0 for none. */
+enum pa_severity pa_check_rule_worst(const struct pa_check *c,
+				     enum pa_rule_id rule);
+enum pa_severity pa_check_profile_worst(const struct pa_check *c,
+					unsigned int profile);
+
+/* "pass", "warn" or "fail", from the worst severity (info passes). */
+const char *pa_check_verdict(enum pa_severity worst);
+
+/* PA_EXIT_OK, PA_EXIT_WARNINGS or PA_EXIT_FINDING. */
+int pa_check_exit_code(const struct pa_check *c);
+
+/* ---- For the profiles' rule code (check_*.c) ----------------------------- */
+
+/* Adds a finding unless the policy turns the rule off; severity 0 takes
+ * the rule's default, and the policy's severity wins over both. */
+__attribute__((format(printf, 7, 8)))
+void pa_check_add(struct pa_check *c, enum pa_rule_id rule,
+		  enum pa_severity severity, const struct pa_addr *devs,
+		  size_t ndevs, struct pa_remedy remedy, const char *fmt, ...);
+
+/* The rule could not be checked; fmt says why. */
+__attribute__((format(printf, 3, 4)))
+void pa_check_skip(struct pa_check *c, enum pa_rule_id rule,
+		   const char *fmt, ...);
+
+/* What a clean rule looked at, for its PASS line. */
+__attribute__((format(printf, 3, 4)))
+void pa_check_note(struct pa_check *c, enum pa_rule_id rule,
+		   const char *fmt, ...);
+
+/* Whether the profile looks at dev: the policy's selection, or the
+ * profile's default, minus exclusions. */
+bool pa_check_selects(const struct pa_check *c, enum pa_profile profile,
+		      const struct pa_device *dev);
+
+/* "GPU", "NIC", "root port", ... for messages. */
+const char *pa_check_noun(const struct pa_device *dev);
+
+/* vfio-pci, or one of its variant drivers. */
+bool pa_check_vfio_driver(const char *driver);
+
+/* Whether an IOMMU serves the PCI devices. */
+bool pa_check_iommu_on(const struct pa_report *rep);
+
+/*
+ * Whether d's link trained below what both its ends support: d's own
+ * capability and that of the port above it. Ports below which a link
+ * starts (root and downstream ports) and VFs answer false: the function
+ * at the lower end reports the link. *want_speed and *want_width get the
+ * best both ends support; *speed_only whether only the speed is lower.
+ */
+bool pa_check_link_below(const struct pa_report *rep,
+			 const struct pa_device *d, double *want_speed,
+			 unsigned int *want_width, bool *speed_only);
+
+/*
+ * How to turn the IOMMU on: drop a parameter that turns it off; where the
+ * firmware describes VT-d (an ACPI DMAR table) or the table is unknown on
+ * an Intel host, add intel_iommu=on (Debian's kernels leave VT-d off);
+ * without such a table, a VM needs a virtual IOMMU from its hypervisor and
+ * a host the firmware's VT-d or AMD-Vi setting. buf holds the text the
+ * remedy points to.
+ */
+struct pa_remedy pa_check_iommu_remedy(const struct pa_check *c,
+				       char *buf, size_t len);
+
+/* Why no IOMMU serves the devices, as far as the host facts tell: a
+ * clause for a finding's message, "" when they tell nothing. */
+const char *pa_check_iommu_why(const struct pa_check *c);
+
+/* Whether the host's CPU vendor is vendor (PA_CPU_INTEL, PA_CPU_AMD). */
+bool pa_check_cpu_is(const struct pa_report *rep, const char *vendor);
+
+void pa_check_gpudirect(struct pa_check *c);
+void pa_check_vfio(struct pa_check *c);
+void pa_check_baseline(struct pa_check *c);
+
+#endif /* PA_CHECK_H */

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * check's outputs: text for people, JSON for scripts, and files for fleet
+ * collectors (a node_exporter textfile and an NFD features.d file). Pure:
+ * they format what they are given onto f. Each returns 0 or -EIO.
+ */
+#ifndef PA_CHECK_OUT_H
+#define PA_CHECK_OUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "check.h"
+#include "model.h"
+
+/*
+ * PASS, WARN, FAIL, INFO and SKIP lines by profile and rule, each finding
+ * with its devices and remedy, then a summary. source says what was
+ * checked ("the module", a snapshot's file name). colour adds ANSI colour
+ * to the status words.
+ */
+int pa_check_text(FILE *f, const struct pa_report *rep,
+		  const struct pa_check *c, const char *source, bool colour);
+
+/* {"schema_version", "source", "verdict", "profiles", "summary", "rules",
+ * "findings"}; see the README. */
+int pa_check_json(FILE *f, const struct pa_check *c, const char *source);
+
+/* Prometheus text exposition format, for node_exporter's textfile
+ * collector: pcieaudit_check_status, pcieaudit_profile_status,
+ * pcieaudit_check_findings, pcieaudit_rule_status, pcieaudit_finding and
+ * pcieaudit_link_downgraded, each with HELP and TYPE. */
+int pa_check_prometheus(FILE *f, const struct pa_report *rep,
+			const struct pa_check *c);
+
+/* Node Feature Discovery features.d lines: pcieaudit.<profile>=pass|warn|
+ * fail for each profile run, pcieaudit.status and pcieaudit.iommu-mode. */
+int pa_check_nfd(FILE *f, const struct pa_report *rep,
+		 const struct pa_check *c);
+
+#endif /* PA_CHECK_OUT_H */

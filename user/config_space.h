@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A function's raw configuration space, as sysfs "config" gives it, into
+ * the registers the module would report. Pure: bytes in, fields out.
+ */
+#ifndef PA_CONFIG_SPACE_H
+#define PA_CONFIG_SPACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+
+struct pa_config {
+	bool valid;		/* at least the 64-byte header was there */
+	uint16_t vendor, device;
+	uint32_t class;
+	uint8_t revision;
+	uint16_t subsys_vendor, subsys_device;
+	bool multifunction;	/* header type bit 7 */
+	bool bridge;		/* header type 1 or 2: has a subordinate bus */
+	bool has_secondary_bus;
+	uint8_t secondary_bus;
+	int pcie_type;		/* PCI_EXP_TYPE_*, -1 without a PCIe capability */
+	bool has_link;
+	struct pa_link link;
+	bool has_acs;
+	struct pa_acs acs;
+	bool sriov;		/* has an SR-IOV capability */
+};
+
+/* Offset of capability id in the standard list, 0 when absent. */
+unsigned int pa_config_find_cap(const uint8_t *cfg, size_t len, uint8_t id);
+
+/*
+ * Offset of extended capability id, 0 when absent. Like the kernel's
+ * pci_find_next_ext_capability(), the walk follows each header's next
+ * pointer, past entries whose ID is 0: hypervisors hide capabilities that
+ * way but keep the chain. It stops at an all-zero or all-ones header, a
+ * pointer below 0x100 or outside len, and after as many steps as headers
+ * fit, so a loop in the chain ends too.
+ */
+unsigned int pa_config_find_ext_cap(const uint8_t *cfg, size_t len,
+				    uint16_t id);
+
+void pa_config_parse(const uint8_t *cfg, size_t len, struct pa_config *out);
+
+#endif /* PA_CONFIG_SPACE_H */

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+int pa_read_file(const char *path, size_t max, char **text, size_t *len)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
+	size_t n = 0, cap = 0;
+	char *buf = NULL, *v;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			cap = cap ? cap * 2 : 4096;
+			v = realloc(buf, cap + 1);
+			if (!v) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = v;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			err = r ? -errno : 0;
+			break;
+		}
+		n += (size_t)r;
+		if (n > max) {
+			err = -EFBIG;
+			break;
+		}
+	}
+	close(fd);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, data, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		data += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static int sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+int pa_write_atomic(const char *path, const char *data, size_t len)
+{
+	char dbuf[PATH_MAX], bbuf[PATH_MAX], tmp[PATH_MAX];
+	const char *dir;
+	int fd, err;
+
+	if (snprintf(dbuf, sizeof(dbuf), "%s", path) >= (int)sizeof(dbuf) ||
+	    snprintf(bbuf, sizeof(bbuf), "%s", path) >= (int)sizeof(bbuf))
+		return -ENAMETOOLONG;
+	/* dirname() and basename() may modify their argument: copies. */
+	dir = dirname(dbuf);
+	if (snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir,
+		     basename(bbuf)) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	err = write_all(fd, data, len);
+	if (!err && fchmod(fd, 0644))
+		err = -errno;
+	if (!err && fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err) {
+		unlink(tmp);
+		return err;
+	}
+	return sync_dir(dir);
+}

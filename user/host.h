@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Host facts from the text of /proc and /sys files. Pure: no I/O. */
+#ifndef PA_HOST_H
+#define PA_HOST_H
+
+/* Nodes in a sysfs node list such as "0-1,4\n" (3); -1 when malformed. */
+int pa_node_list_count(const char *text);
+
+#include "model.h"
+
+/*
+ * The vendor_id, cpu family and hypervisor flag of the first processor in
+ * /proc/cpuinfo text, into host's cpu_vendor (strdup()ed), cpu_family and
+ * hypervisor; what is absent stays as it was. Returns 0 or -ENOMEM.
+ */
+int pa_cpuinfo_parse(const char *text, struct pa_host *host);
+
+/* vendor_id values. */
+#define PA_CPU_INTEL	"GenuineIntel"
+#define PA_CPU_AMD	"AuthenticAMD"
+#define PA_CPU_HYGON	"HygonGenuine"
+
+#endif /* PA_HOST_H */

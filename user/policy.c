@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "policy.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "bdf.h"
+#include "topo.h"
+
+struct ctx {
+	const char *name;
+	char *err;
+	size_t errlen;
+	yaml_document_t *doc;
+	struct pa_policy *p;
+};
+
+__attribute__((format(printf, 3, 4)))
+static int bad(struct ctx *c, const yaml_node_t *at, const char *fmt, ...)
+{
+	size_t n;
+	va_list ap;
+
+	/* libyaml counts from 0; editors from 1. */
+	n = (size_t)snprintf(c->err, c->errlen, "%s:%zu:%zu: ", c->name,
+			     at->start_mark.line + 1, at->start_mark.column + 1);
+	if (n < c->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(c->err + n, c->errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static const char *kind_name(const yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SCALAR_NODE:
+		return "a scalar";
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	case YAML_MAPPING_NODE:
+		return "a mapping";
+	default:
+		return "nothing";
+	}
+}
+
+static int expect(struct ctx *c, const yaml_node_t *n, yaml_node_type_t type,
+		  const char *what)
+{
+	return n->type == type ? 0 :
+	       bad(c, n, "expected %s, found %s", what, kind_name(n));
+}
+
+static const char *text(const yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+/* A scalar, checked for a NUL byte inside (libyaml counts its length). */
+static int scalar(struct ctx *c, const yaml_node_t *n, const char *what,
+		  const char **out)
+{
+	int err = expect(c, n, YAML_SCALAR_NODE, what);
+
+	if (err)
+		return err;
+	*out = text(n);
+	if (strlen(*out) != n->data.scalar.length)
+		return bad(c, n, "%s contains a NUL byte", what);
+	return 0;
+}
+
+/* ---- Keys ---------------------------------------------------------------- */
+
+typedef int (*value_fn)(struct ctx *c, yaml_node_t *value, void *arg);
+
+struct key {
+	const char *name;
+	value_fn fn;
+};
+
+static void key_list(char *buf, size_t len, const struct key *keys, size_t n)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? ", " : "", keys[i].name);
+}
+
+/* Calls each key's function on its value; unknown and repeated keys are
+ * errors, at the key. */
+static int mapping(struct ctx *c, yaml_node_t *map, const char *what,
+		   const struct key *keys, size_t nkeys, void *arg)
+{
+	int err = expect(c, map, YAML_MAPPING_NODE, "a mapping");
+	yaml_node_pair_t *pair;
+	char names[256];
+
+	for (pair = map->data.mapping.pairs.start;
+	     !err && pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = yaml_document_get_node(c->doc, pair->key);
+		yaml_node_t *v = yaml_document_get_node(c->doc, pair->value);
+		const char *name;
+		size_t i;
+
+		err = scalar(c, k, "a key", &name);
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start;
+		     !err && q < pair; q++) {
+			yaml_node_t *prev = yaml_document_get_node(c->doc, q->key);
+
+			if (prev->type == YAML_SCALAR_NODE && !strcmp(text(prev), name))
+				err = bad(c, k, "duplicate key '%s'", name);
+		}
+		for (i = 0; !err && i < nkeys && strcmp(keys[i].name, name); i++)
+			;
+		if (!err && i == nkeys) {
+			key_list(names, sizeof(names), keys, nkeys);
+			err = bad(c, k, "unknown key '%s' in %s (expected %s)",
+				  name, what, names);
+		}
+		if (!err)
+			err = keys[i].fn(c, v, arg);
+	}
+	return err;
+}
+
+/* ---- Device selectors ---------------------------------------------------- */
+
+/* "0x" and 1 to max hex digits; *digits gets how many. */
+static bool hex(const char *s, unsigned int max, uint32_t *v, unsigned int *digits)
+{
+	char *end;
+
+	if (strncmp(s, "0x", 2) && strncmp(s, "0X", 2))
+		return false;
+	*digits = (unsigned int)strspn(s + 2, "0123456789abcdefABCDEF");
+	if (!*digits || *digits > max || s[2 + *digits])
+		return false;
+	*v = (uint32_t)strtoul(s + 2, &end, 16);
+	return true;
+}
+
+static int match_class(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	static const char *const kinds[] = {
+		[PA_KIND_GPU] = "gpu", [PA_KIND_ACC] = "accelerator",
+		[PA_KIND_NIC] = "nic", [PA_KIND_NVME] = "nvme",
+	};
+	struct pa_match *m = arg;
+	unsigned int digits;
+	const char *s;
+	int err = scalar(c, n, "a class", &s);
+
+	for (int k = 0; !err && k < PA_KIND_OTHER; k++)
+		if (!strcmp(s, kinds[k])) {
+			m->kind = k;
+			return 0;
+		}
+	if (!err && (!hex(s, 6, &m->class_value, &digits) || digits % 2))
+		err = bad(c, n, "bad class '%s' (expected gpu, accelerator, nic, nvme, or a class code 0xBB, 0xBBSS or 0xBBSSPP)",
+			  s);
+	if (err)
+		return err;
+	/* 0x03 is a base class, 0x0302 a subclass, 0x030200 a full code. */
+	m->has_class = true;
+	m->class_mask = 0xffffff & ~(0xffffffu >> (digits * 4));
+	m->class_value <<= 24 - digits * 4;
+	return 0;
+}
+
+static int id16(struct ctx *c, yaml_node_t *n, const char *what, uint16_t *out)
+{
+	unsigned int digits;
+	uint32_t v;
+	const char *s;
+	int err = scalar(c, n, what, &s);
+
+	if (!err && !hex(s, 4, &v, &digits))
+		err = bad(c, n, "bad %s '%s' (expected a hex id such as 0x10de)",
+			  what, s);
+	if (!err)
+		*out = (uint16_t)v;
+	return err;
+}
+
+static int match_vendor(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	struct pa_match *m = arg;
+
+	m->has_vendor = true;
+	return id16(c, n, "vendor", &m->vendor);
+}
+
+static int match_device(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	struct pa_match *m = arg;
+
+	m->has_device = true;
+	return id16(c, n, "device", &m->device);
+}
+
+static int match_bdf(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	struct pa_match *m = arg;
+	const char *s;
+	int err = scalar(c, n, "a PCI address", &s);
+
+	if (!err && pa_bdf_parse(s, &m->bdf))
+		err = bad(c, n, "bad PCI address '%s' (expected DDDD:BB:DD.F or BB:DD.F)",
+			  s);
+	m->has_bdf = !err;
+	return err;
+}
+
+static int match_driver(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	struct pa_match *m = arg;
+	const char *s;
+	int err = scalar(c, n, "a driver name", &s);
+
+	if (!err && !*s)
+		err = bad(c, n, "empty driver name");
+	if (!err) {
+		free(m->driver);
+		m->driver = strdup(s);
+		err = m->driver ? 0 : -ENOMEM;
+	}
+	return err;
+}
+
+static const struct key match_keys[] = {
+	{ "class", match_class }, { "vendor", match_vendor },
+	{ "device", match_device }, { "bdf", match_bdf },
+	{ "driver", match_driver },
+};
+
+static int matches(struct ctx *c, yaml_node_t *list, struct pa_match **out,
+		   size_t *n)
+{
+	int err = expect(c, list, YAML_SEQUENCE_NODE, "a list of device selectors");
+	yaml_node_item_t *item;
+
+	for (item = list->data.sequence.items.start;
+	     !err && item < list->data.sequence.items.top; item++) {
+		yaml_node_t *node = yaml_document_get_node(c->doc, *item);
+		struct pa_match m = { .kind = -1 }, *v;
+
+		err = mapping(c, node, "a device selector", match_keys,
+			      sizeof(match_keys) / sizeof(match_keys[0]), &m);
+		if (!err && node->data.mapping.pairs.start ==
+			    node->data.mapping.pairs.top)
+			err = bad(c, node, "empty device selector");
+		v = err ? NULL : realloc(*out, (*n + 1) * sizeof(*v));
+		if (!err && !v)
+			err = -ENOMEM;
+		if (err) {
+			free(m.driver);
+			break;
+		}
+		*out = v;
+		v[(*n)++] = m;
+	}
+	return err;
+}
+
+static int top_select(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	(void)arg;
+	return matches(c, n, &c->p->select, &c->p->nselect);
+}
+
+static int top_exclude(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	(void)arg;
+	return matches(c, n, &c->p->exclude, &c->p->nexclude);
+}
+
+/* ---- Profiles, rules, thresholds ----------------------------------------- */
+
+static int one_profile(struct ctx *c, yaml_node_t *n, bool *profiles)
+{
+	const char *s;
+	int err = scalar(c, n, "a profile name", &s), p;
+
+	if (err)
+		return err;
+	p = pa_profile_lookup(s);
+	if (p < 0)
+		return bad(c, n, "unknown profile '%s' (expected gpudirect, vfio or baseline)",
+			   s);
+	profiles[p] = true;
+	return 0;
+}
+
+/* A list of names, or one name. */
+static int top_profiles(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	bool profiles[PA_NPROFILES] = { false };
+	yaml_node_item_t *item;
+	int err = 0;
+
+	(void)arg;
+	if (n->type == YAML_SCALAR_NODE) {
+		err = one_profile(c, n, profiles);
+	} else {
+		err = expect(c, n, YAML_SEQUENCE_NODE, "a list of profiles");
+		for (item = n->data.sequence.items.start;
+		     !err && item < n->data.sequence.items.top; item++)
+			err = one_profile(c, yaml_document_get_node(c->doc, *item),
+					  profiles);
+	}
+	if (!err)
+		memcpy(c->p->profiles, profiles, sizeof(profiles));
+	return err;
+}
+
+/* on/true/yes: the default severity; off/false/no: off; or a severity. */
+static int rule_state(struct ctx *c, yaml_node_t *n, const char *id, int *state)
+{
+	static const char *const on[] = { "on", "true", "yes" };
+	static const char *const off[] = { "off", "false", "no" };
+	const char *s;
+	int err = scalar(c, n, "a rule setting", &s);
+
+	for (size_t i = 0; !err && i < 3; i++) {
+		if (!strcmp(s, on[i])) {
+			*state = PA_RULE_DEFAULT;
+			return 0;
+		}
+		if (!strcmp(s, off[i])) {
+			*state = PA_RULE_OFF;
+			return 0;
+		}
+	}
+	if (!err && !(*state = (int)pa_severity_lookup(s)))
+		err = bad(c, n, "bad severity '%s' for rule %s (expected fail, warn, info, on or off)",
+			  s, id);
+	return err;
+}
+
+static int top_rules(struct ctx *c, yaml_node_t *map, void *arg)
+{
+	int err = expect(c, map, YAML_MAPPING_NODE, "a mapping of rule ids");
+	yaml_node_pair_t *pair;
+
+	(void)arg;
+	for (pair = map->data.mapping.pairs.start;
+	     !err && pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = yaml_document_get_node(c->doc, pair->key);
+		const char *id;
+		int r;
+
+		err = scalar(c, k, "a rule id", &id);
+		if (err)
+			break;
+		r = pa_rule_lookup(id);
+		if (r < 0)
+			err = bad(c, k, "unknown rule '%s' (pcieaudit-cli check --rules lists them)",
+				  id);
+		else
+			err = rule_state(c, yaml_document_get_node(c->doc, pair->value),
+					 id, &c->p->rules[r]);
+	}
+	return err;
+}
+
+static int trap_ratio(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	const char *s;
+	char *end;
+	double v;
+	int err = scalar(c, n, "a number", &s);
+
+	(void)arg;
+	if (err)
+		return err;
+	v = strtod(s, &end);
+	if (end == s || *end || !isfinite(v) || v <= 0 || v > 1)
+		return bad(c, n, "bad bandwidth_trap_ratio '%s' (expected a number above 0 and at most 1)",
+			   s);
+	c->p->trap_ratio = v;
+	return 0;
+}
+
+static int top_thresholds(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	static const struct key keys[] = {
+		{ "bandwidth_trap_ratio", trap_ratio },
+	};
+
+	return mapping(c, n, "thresholds", keys, 1, arg);
+}
+
+static int top_pairs(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	const char *s;
+	int err = scalar(c, n, "nearest or all", &s);
+
+	(void)arg;
+	if (!err && strcmp(s, "nearest") && strcmp(s, "all"))
+		err = bad(c, n, "bad gpudirect_pairs '%s' (expected nearest or all)", s);
+	if (!err)
+		c->p->all_pairs = !strcmp(s, "all");
+	return err;
+}
+
+static int top_version(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	const char *s;
+	int err = scalar(c, n, "a version", &s);
+	bool *seen = arg;
+
+	if (!err && strcmp(s, "1"))
+		err = bad(c, n, "unsupported version '%s' (this pcieaudit-cli reads version 1)",
+			  s);
+	*seen = !err;
+	return err;
+}
+
+/* ---- The document -------------------------------------------------------- */
+
+static int parse_root(struct ctx *c, yaml_node_t *root)
+{
+	static const struct key keys[] = {
+		{ "version", top_version }, { "profiles", top_profiles },
+		{ "select", top_select }, { "exclude", top_exclude },
+		{ "rules", top_rules }, { "thresholds", top_thresholds },
+		{ "gpudirect_pairs", top_pairs },
+	};
+	bool version = false;
+	int err;
+
+	/* Only the version key uses arg; the others ignore it. */
+	err = mapping(c, root, "the policy", keys, sizeof(keys) / sizeof(keys[0]),
+		      &version);
+	if (!err && !version)
+		err = bad(c, root, "missing 'version: 1'");
+	return err;
+}
+
+static int syntax_error(struct ctx *c, const yaml_parser_t *parser)
+{
+	const yaml_mark_t *m = &parser->problem_mark;
+
+	snprintf(c->err, c->errlen, "%s:%zu:%zu: YAML: %s%s%s", c->name,
+		 m->line + 1, m->column + 1,
+		 parser->problem ? parser->problem : "malformed document",
+		 parser->context ? " " : "", parser->context ? parser->context : "");
+	return parser->error == YAML_MEMORY_ERROR ? -ENOMEM : -EINVAL;
+}
+
+/* A second document in the stream would be silently ignored. */
+static int single_document(struct ctx *c, yaml_parser_t *parser)
+{
+	yaml_document_t next;
+	yaml_node_t *root;
+	int err = 0;
+
+	if (!yaml_parser_load(parser, &next))
+		return syntax_error(c, parser);
+	root = yaml_document_get_root_node(&next);
+	if (root)
+		err = bad(c, root, "a second YAML document; a policy is one");
+	yaml_document_delete(&next);
+	return err;
+}
+
+void pa_policy_default(struct pa_policy *p)
+{
+	*p = (struct pa_policy){ .trap_ratio = PA_TRAP_RATIO_DEFAULT };
+	for (int i = 0; i < PA_NPROFILES; i++)
+		p->profiles[i] = true;
+}
+
+static void clear_matches(struct pa_match *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(m[i].driver);
+	free(m);
+}
+
+void pa_policy_clear(struct pa_policy *p)
+{
+	clear_matches(p->select, p->nselect);
+	clear_matches(p->exclude, p->nexclude);
+	pa_policy_default(p);
+}
+
+int pa_policy_parse(const char *name, const char *text, size_t len,
+		    struct pa_policy *p, char *err, size_t errlen)
+{
+	struct ctx c = { name, err, errlen, NULL, p };
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_node_t *root;
+	int ret;
+
+	pa_policy_default(p);
+	err[0] = '\0';
+	if (!yaml_parser_initialize(&parser)) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		ret = syntax_error(&c, &parser);
+		yaml_parser_delete(&parser);
+		return ret;
+	}
+	c.doc = &doc;
+	root = yaml_document_get_root_node(&doc);
+	if (!root) {
+		snprintf(err, errlen, "%s:1:1: empty policy (expected a mapping with 'version: 1')",
+			 name);
+		ret = -EINVAL;
+	} else {
+		ret = parse_root(&c, root);
+	}
+	if (!ret)
+		ret = single_document(&c, &parser);
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	if (ret == -ENOMEM && !err[0])
+		snprintf(err, errlen, "%s: out of memory", name);
+	if (ret)
+		pa_policy_clear(p);
+	return ret;
+}
+
+bool pa_match_device(const struct pa_match *m, const struct pa_device *d)
+{
+	return (m->kind < 0 || pa_class_kind(d->class) == (enum pa_kind)m->kind) &&
+	       (!m->has_class ||
+		(d->class & m->class_mask) == (m->class_value & m->class_mask)) &&
+	       (!m->has_vendor || d->vendor == m->vendor) &&
+	       (!m->has_device || d->device == m->device) &&
+	       (!m->has_bdf || pa_addr_eq(&d->addr, &m->bdf)) &&
+	       (!m->driver || (d->driver && !strcmp(d->driver, m->driver)));
+}

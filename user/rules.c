@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "rules.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define GD PA_PROFILE_GPUDIRECT
+#define VF PA_PROFILE_VFIO
+#define BL PA_PROFILE_BASELINE
+
+const struct pa_rule pa_rules[PA_NRULES] = {
+	[PA_GD_ACS_REDIRECT] = { "gpudirect.acs-redirect", GD, PA_SEV_FAIL,
+		"ACS redirects P2P traffic between a pair below a common switch",
+		"ReqRedir, CmpltRedir or EgressCtrl on a port of the path sends the pair's P2P requests up to the root complex instead of across the switch; GPUDirect RDMA then runs at root-complex speed or not at all" },
+	[PA_GD_P2P_REFUSED] = { "gpudirect.p2p-refused", GD, PA_SEV_FAIL,
+		"the kernel refuses P2P DMA between a pair",
+		"without a common upstream bridge, P2P DMA must cross the root complex, which the kernel allows only on AMD Zen CPUs and host bridges on its P2PDMA whitelist; no kernel parameter changes that" },
+	[PA_GD_P2P_HOST_BRIDGE] = { "gpudirect.p2p-host-bridge", GD, PA_SEV_INFO,
+		"P2P DMA between a pair crosses the root complex",
+		"allowed (AMD Zen CPU or whitelisted host bridge) but slower than below a switch, and it passes the IOMMU" },
+	[PA_GD_P2P_UNKNOWN] = { "gpudirect.p2p-unknown", GD, PA_SEV_INFO,
+		"no kernel verdict for a pair whose path crosses the root complex",
+		"without the module, pcieaudit cannot read the running kernel's host bridge whitelist" },
+	[PA_GD_NUMA_REMOTE] = { "gpudirect.numa-remote", GD, PA_SEV_WARN,
+		"a pair's devices sit on different NUMA nodes",
+		"their P2P traffic crosses the inter-socket link (SYS), with a fraction of PCIe bandwidth and more latency" },
+	[PA_GD_LINK_DOWNGRADED] = { "gpudirect.link-downgraded", GD, PA_SEV_WARN,
+		"a link on a pair's path trained below what both its ends support",
+		"a downgraded link caps the pair's P2P bandwidth; it points to a bad slot, riser or card (GPUs idle at low speed: info only)" },
+	[PA_GD_BANDWIDTH_TRAP] = { "gpudirect.bandwidth-trap", GD, PA_SEV_WARN,
+		"a pair's narrowest link is under the trap ratio of what its faster end can do",
+		"the faster device (a Gen4 x16 GPU) waits on the slower path (a Gen3 x8 NIC); NVMe pairs are left out, drives are x4 by design" },
+	[PA_GD_IOMMU_TRANSLATED] = { "gpudirect.iommu-translated", GD, PA_SEV_WARN,
+		"the IOMMU translates DMA by default (DMA or DMA-FQ domains)",
+		"every peer access takes an IOMMU translation (IOTLB misses, ATS round trips), and GPUDirect RDMA needs IOMMU mappings of the peer's BARs; iommu=pt or the IOMMU off is the usual setting" },
+	[PA_VFIO_IOMMU_OFF] = { "vfio.iommu-off", VF, PA_SEV_FAIL,
+		"no IOMMU serves the PCI devices",
+		"VFIO needs IOMMU groups to isolate a passed-through device's DMA" },
+	[PA_VFIO_IOMMU_PASSTHROUGH] = { "vfio.iommu-passthrough", VF, PA_SEV_WARN,
+		"the IOMMU's default domains are identity (passthrough)",
+		"VFIO devices stay isolated, but the host's own devices can DMA anywhere, guest memory included" },
+	[PA_VFIO_GROUP_SHARED] = { "vfio.group-shared", VF, PA_SEV_FAIL,
+		"a device's IOMMU group holds other devices than its own functions and bridges",
+		"VFIO assigns whole groups: every endpoint in it goes to the same guest or must stay unbound" },
+	[PA_VFIO_GROUP_NOT_VIABLE] = { "vfio.group-not-viable", VF, PA_SEV_FAIL,
+		"a vfio-pci device shares its group with an endpoint bound to a host driver",
+		"VFIO refuses the group (\"group is not viable\") until every endpoint in it is bound to vfio-pci or pci-stub, or unbound" },
+	[PA_VFIO_ACS_MISSING] = { "vfio.acs-missing", VF, PA_SEV_FAIL,
+		"a root or downstream port above a device lacks ACS SrcValid, ReqRedir, CmpltRedir or UpstreamFwd",
+		"without them the port lets devices below it reach each other without the IOMMU, so their isolation rests on the kernel's grouping alone" },
+	[PA_VFIO_GROUP_OVERCLAIMS] = { "vfio.group-overclaims", VF, PA_SEV_FAIL,
+		"a kernel IOMMU group is finer than the device's ACS allows",
+		"pcie_acs_override= (out-of-tree patch) or ACS changed after boot make groups claim isolation the hardware does not give; info when neither explains it (likely a kernel ACS quirk)" },
+	[PA_VFIO_ACS_CHANGED] = { "vfio.acs-changed", VF, PA_SEV_FAIL,
+		"a function's ACS control differs from when the module loaded",
+		"IOMMU groups are formed once, at boot: ACS turned off later (setpci) leaves groups that claim isolation no longer there; info when no isolating flag was lost" },
+	[PA_VFIO_NOT_OPENED] = { "vfio.not-opened", VF, PA_SEV_INFO,
+		"a vfio-pci device is still in its default DMA or identity domain",
+		"no user has opened it yet; in use, it sits in an unmanaged or blocked domain" },
+	[PA_BL_IOMMU_OFF] = { "baseline.iommu-off", BL, PA_SEV_WARN,
+		"no IOMMU serves the PCI devices",
+		"no DMA isolation: any device can reach all memory, and VFIO cannot work; Debian's kernels leave Intel VT-d off without intel_iommu=on" },
+	[PA_BL_LINK_DOWNGRADED] = { "baseline.link-downgraded", BL, PA_SEV_WARN,
+		"a link trained below what both its ends support",
+		"a lower speed or width caps the device's bandwidth: a bad slot, riser or card, or a BIOS speed limit (a GPU at low speed only: info, GPUs idle there)" },
+	[PA_BL_NUMA_UNKNOWN] = { "baseline.numa-unknown", BL, PA_SEV_WARN,
+		"devices report NUMA node -1 on a host with several nodes",
+		"the kernel then allocates their DMA buffers and interrupts without locality, often on the wrong socket" },
+	[PA_BL_AMD_IOMMU_ON] = { "baseline.amd-iommu-on", BL, PA_SEV_WARN,
+		"amd_iommu=on is on the kernel command line",
+		"not a value amd_iommu= accepts: the kernel logs \"AMD-Vi: Unknown option - 'on'\" and ignores it; the AMD IOMMU is on by default where the firmware enables it" },
+	[PA_BL_PCI_NOACS] = { "baseline.pci-noacs", BL, PA_SEV_WARN,
+		"pci=noacs is on the kernel command line",
+		"no such option: the kernel logs \"PCI: Unknown option `noacs'\" and changes nothing; pci=disable_acs_redir= is the parameter that stops ACS redirection" },
+	[PA_BL_ACS_OVERRIDE] = { "baseline.acs-override", BL, PA_SEV_WARN,
+		"pcie_acs_override= is on the kernel command line",
+		"only out-of-tree patches (Proxmox, linux-zen) know it: a mainline kernel ignores it, a patched one splits IOMMU groups the hardware does not isolate" },
+	[PA_BL_IOMMU_PARAMS_CONFLICT] = { "baseline.iommu-params-conflict", BL, PA_SEV_WARN,
+		"IOMMU parameters on the kernel command line contradict each other",
+		"e.g. iommu=pt with intel_iommu=off (no IOMMU to pass through), or one parameter both on and off: only one of them takes effect" },
+	[PA_BL_IOMMU_PARAM_VENDOR] = { "baseline.iommu-param-vendor", BL, PA_SEV_WARN,
+		"an IOMMU parameter for the other CPU vendor is on the kernel command line",
+		"intel_iommu= does nothing on AMD hosts and amd_iommu= nothing on Intel hosts: the intended setting is not in effect" },
+};
+
+static const char *const profiles[PA_NPROFILES] = {
+	[PA_PROFILE_GPUDIRECT]	= "gpudirect",
+	[PA_PROFILE_VFIO]	= "vfio",
+	[PA_PROFILE_BASELINE]	= "baseline",
+};
+
+static const char *const severities[] = {
+	[PA_SEV_INFO]	= "info",
+	[PA_SEV_WARN]	= "warn",
+	[PA_SEV_FAIL]	= "fail",
+};
+
+int pa_rule_lookup(const char *id)
+{
+	for (int i = 0; i < PA_NRULES; i++)
+		if (!strcmp(pa_rules[i].id, id))
+			return i;
+	return -1;
+}
+
+const char *pa_profile_name(enum pa_profile profile)
+{
+	return profile < PA_NPROFILES ? profiles[profile] : "?";
+}
+
+int pa_profile_lookup(const char *name)
+{
+	for (int i = 0; i < PA_NPROFILES; i++)
+		if (!strcmp(profiles[i], name))
+			return i;
+	return -1;
+}
+
+const char *pa_severity_name(enum pa_severity sev)
+{
+	return sev >= PA_SEV_INFO && sev <= PA_SEV_FAIL ? severities[sev] : "?";
+}
+
+enum pa_severity pa_severity_lookup(const char *name)
+{
+	for (int s = PA_SEV_INFO; s <= PA_SEV_FAIL; s++)
+		if (!strcmp(severities[s], name))
+			return (enum pa_severity)s;
+	return 0;
+}

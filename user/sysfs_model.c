@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "sysfs_model.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/pcieaudit.h>
+
+#include "abi_names.h"
+#include "bdf.h"
+#include "config_space.h"
+
+const char *const pa_sysfs_attr_names[PA_NATTRS] = {
+	[PA_ATTR_VENDOR]	= "vendor",
+	[PA_ATTR_DEVICE]	= "device",
+	[PA_ATTR_CLASS]		= "class",
+	[PA_ATTR_SUBSYS_VENDOR]	= "subsystem_vendor",
+	[PA_ATTR_SUBSYS_DEVICE]	= "subsystem_device",
+	[PA_ATTR_REVISION]	= "revision",
+	[PA_ATTR_NUMA_NODE]	= "numa_node",
+};
+
+void pa_sysfs_clear(struct pa_sysfs *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct pa_sysfs_dev *d = &s->devs[i];
+
+		free(d->name);
+		free(d->path);
+		free(d->config);
+		for (int a = 0; a < PA_NATTRS; a++)
+			free(d->attrs[a]);
+		free(d->driver);
+		free(d->physfn);
+		free(d->iommu_group);
+		free(d->iommu_type);
+	}
+	free(s->devs);
+	free(s->kernel_release);
+	*s = (struct pa_sysfs){ 0 };
+}
+
+/* A sysfs number ("0x10de\n", "-1\n"); false when absent or malformed. */
+static bool number(const char *text, long min, long max, long *v)
+{
+	char *end;
+
+	if (!text)
+		return false;
+	errno = 0;
+	*v = strtol(text, &end, 0);
+	if (errno || end == text || (*end && *end != '\n') ||
+	    *v < min || *v > max)
+		return false;
+	return true;
+}
+
+/* The attribute when sysfs has it, the configuration space's otherwise. */
+static uint32_t id(const struct pa_sysfs_dev *d, int attr, uint32_t fallback,
+		   long max)
+{
+	long v;
+
+	return number(d->attrs[attr], 0, max, &v) ? (uint32_t)v : fallback;
+}
+
+/* The last BDF of the path before the device's own: its parent bridge.
+ * A function on a root bus has a "pciDDDD:BB" host bridge there. */
+static bool parent_of(const char *path, struct pa_addr *up)
+{
+	const char *end = path ? strrchr(path, '/') : NULL;
+	const char *start;
+	char name[PA_BDF_LEN + 1];
+
+	if (!end)
+		return false;
+	for (start = end; start > path && start[-1] != '/'; start--)
+		;
+	if ((size_t)(end - start) >= sizeof(name))
+		return false;
+	memcpy(name, start, (size_t)(end - start));
+	name[end - start] = '\0';
+	return pa_bdf_parse(name, up) == 0;
+}
+
+static void fill_from_config(const struct pa_config *c, struct pa_device *d)
+{
+	d->pcie_type = c->pcie_type;
+	d->flags = (c->pcie_type >= 0 ? PCIEAUDIT_DEV_F_PCIE : 0) |
+		   (c->multifunction ? PCIEAUDIT_DEV_F_MULTIFUNCTION : 0) |
+		   (c->bridge ? PCIEAUDIT_DEV_F_BRIDGE : 0) |
+		   (c->sriov ? PCIEAUDIT_DEV_F_PHYSFN : 0);
+	d->has_secondary_bus = c->has_secondary_bus;
+	d->secondary_bus = c->secondary_bus;
+	d->has_acs = c->has_acs;
+	d->acs = c->acs;
+	d->has_link = c->has_link;
+	d->link = c->link;
+}
+
+static void fill_iommu(const struct pa_sysfs_dev *s, struct pa_device *d)
+{
+	long group;
+
+	if (!number(s->iommu_group, 0, UINT32_MAX, &group))
+		return;
+	d->has_iommu = true;
+	d->iommu.group = (uint32_t)group;
+	if (s->iommu_type) {
+		char type[16] = "";
+
+		strncpy(type, s->iommu_type, sizeof(type) - 1);
+		type[strcspn(type, "\n")] = '\0';
+		d->iommu.def_domain = pa_domain_type_value(type);
+		if (!d->iommu.def_domain)
+			d->iommu.def_domain = PCIEAUDIT_DOMAIN_UNKNOWN;
+		/* sysfs shows the kernel's own default domain. */
+		d->iommu.def_domain_source = PCIEAUDIT_SOURCE_KERNEL;
+	}
+}
+
+static int dup_name(const char *text, char **out)
+{
+	*out = NULL;
+	if (!text)
+		return 0;
+	*out = strndup(text, strcspn(text, "\n"));
+	return *out ? 0 : -ENOMEM;
+}
+
+/* A BDF as a file holds it: the name, maybe a newline. */
+static bool bdf_text(const char *text, struct pa_addr *addr)
+{
+	char name[PA_BDF_LEN + 1];
+	size_t n = text ? strcspn(text, "\n") : sizeof(name);
+
+	if (n >= sizeof(name))
+		return false;
+	memcpy(name, text, n);
+	name[n] = '\0';
+	return pa_bdf_parse(name, addr) == 0;
+}
+
+static int device_of(const struct pa_sysfs_dev *s, struct pa_device *d)
+{
+	struct pa_config c;
+	long numa;
+
+	pa_config_parse(s->config, s->config_len, &c);
+	fill_from_config(&c, d);
+	d->vendor = (uint16_t)id(s, PA_ATTR_VENDOR, c.vendor, 0xffff);
+	d->device = (uint16_t)id(s, PA_ATTR_DEVICE, c.device, 0xffff);
+	d->subsys_vendor = (uint16_t)id(s, PA_ATTR_SUBSYS_VENDOR,
+					c.subsys_vendor, 0xffff);
+	d->subsys_device = (uint16_t)id(s, PA_ATTR_SUBSYS_DEVICE,
+					c.subsys_device, 0xffff);
+	d->class = id(s, PA_ATTR_CLASS, c.class, 0xffffff);
+	d->revision = (uint8_t)id(s, PA_ATTR_REVISION, c.revision, 0xff);
+	d->numa_node = number(s->attrs[PA_ATTR_NUMA_NODE], -1, 0xffff, &numa) ?
+		       (int32_t)numa : -1;
+	d->has_upstream = parent_of(s->path, &d->upstream);
+	d->has_pf = bdf_text(s->physfn, &d->pf);
+	if (d->has_pf)
+		d->flags |= PCIEAUDIT_DEV_F_VIRTFN;
+	fill_iommu(s, d);
+	return dup_name(s->driver, &d->driver);
+}
+
+/* The kernel's default: the type most groups have; strictness from the
+ * translated ones (DMA-FQ is lazy). */
+static void derive_info(struct pa_report *rep)
+{
+	size_t identity = 0, dma = 0, fq = 0;
+	struct pa_info *in = &rep->info;
+
+	for (size_t i = 0; i < rep->ndevices; i++) {
+		uint32_t t = rep->devices[i].iommu.def_domain;
+
+		identity += t == PCIEAUDIT_DOMAIN_IDENTITY;
+		dma += t == PCIEAUDIT_DOMAIN_DMA;
+		fq += t == PCIEAUDIT_DOMAIN_DMA_FQ;
+	}
+	in->device_count = (uint32_t)rep->ndevices;
+	in->group_count = (uint32_t)rep->ngroups;
+	if (rep->ngroups)
+		in->features |= PCIEAUDIT_F_IOMMU_PRESENT;
+	if (identity + dma + fq == 0)
+		return;
+	in->iommu_def_mode = identity > dma + fq ?
+		PCIEAUDIT_IOMMU_MODE_PASSTHROUGH : PCIEAUDIT_IOMMU_MODE_TRANSLATED;
+	if (dma + fq)
+		in->iommu_strict = fq ? PCIEAUDIT_IOMMU_STRICT_LAZY :
+					PCIEAUDIT_IOMMU_STRICT_STRICT;
+}
+
+static int add_device(struct pa_report *rep, const struct pa_sysfs_dev *s)
+{
+	struct pa_device d = { .pcie_type = -1, .numa_node = -1 };
+	int err;
+
+	if (!bdf_text(s->name, &d.addr))
+		return 0;
+	err = device_of(s, &d);
+	if (!err)
+		err = pa_report_add_device(rep, &d);
+	if (err)
+		pa_device_clear(&d);
+	return err;
+}
+
+int pa_sysfs_model(const struct pa_sysfs *s, struct pa_report *rep)
+{
+	int err = 0;
+
+	*rep = (struct pa_report){ 0 };
+	if (s->kernel_release) {
+		rep->info.kernel_release = strndup(s->kernel_release,
+			strcspn(s->kernel_release, "\n"));
+		err = rep->info.kernel_release ? 0 : -ENOMEM;
+	}
+	for (size_t i = 0; !err && i < s->n; i++)
+		err = add_device(rep, &s->devs[i]);
+	if (!err)
+		err = pa_report_groups_from_devices(rep);
+	if (err) {
+		pa_report_clear(rep);
+		return err;
+	}
+	derive_info(rep);
+	pa_report_sort(rep);
+	return 0;
+}

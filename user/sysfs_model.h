@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The report without the module: what sysfs and raw configuration space
+ * show of each function, turned into the same model the module's answers
+ * fill. Pure: sysread.c reads the files, this only parses their text.
+ *
+ * What sysfs cannot show stays unknown: the attached IOMMU domain (only
+ * the group's default type is there), the ACS control at boot, and the
+ * kernel's P2P verdict.
+ */
+#ifndef PA_SYSFS_MODEL_H
+#define PA_SYSFS_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+
+enum pa_sysfs_attr {
+	PA_ATTR_VENDOR,
+	PA_ATTR_DEVICE,
+	PA_ATTR_CLASS,
+	PA_ATTR_SUBSYS_VENDOR,
+	PA_ATTR_SUBSYS_DEVICE,
+	PA_ATTR_REVISION,
+	PA_ATTR_NUMA_NODE,
+	PA_NATTRS
+};
+
+/* The attribute files' names, as sysfs spells them. */
+extern const char *const pa_sysfs_attr_names[PA_NATTRS];
+
+/* One function's files; every string is NULL when the file was absent. */
+struct pa_sysfs_dev {
+	char *name;		/* the directory's name: the BDF */
+	char *path;		/* below /sys/devices: "pci0000:00/0000:00:01.0/..." */
+	uint8_t *config;
+	size_t config_len;
+	char *attrs[PA_NATTRS];
+	char *driver;		/* bound driver's name */
+	char *physfn;		/* a VF's PF, as a BDF */
+	char *iommu_group;	/* the group's number */
+	char *iommu_type;	/* the group's default domain type: "DMA-FQ" */
+};
+
+struct pa_sysfs {
+	struct pa_sysfs_dev *devs;
+	size_t n;
+	char *kernel_release;	/* NULL when not the running host */
+};
+
+void pa_sysfs_clear(struct pa_sysfs *s);
+
+/*
+ * Info, devices and groups, sorted; no P2P pairs and no host facts.
+ * Entries whose name is not a BDF are skipped. 0 or -ENOMEM.
+ */
+int pa_sysfs_model(const struct pa_sysfs *s, struct pa_report *rep);
+
+#endif /* PA_SYSFS_MODEL_H */

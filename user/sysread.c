@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "sysread.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include "host.h"
+
+/* Configuration space, and more than any attribute or cpuinfo needs. */
+#define CONFIG_MAX	4096
+#define TEXT_MAX	(256 * 1024)
+
+/* The file at dirfd/name, NUL-terminated; NULL when unreadable. */
+static char *read_at(int dirfd, const char *name, size_t max, size_t *len,
+		     off_t *size)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *buf;
+	size_t n = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return NULL;
+	buf = malloc(max + 1);
+	if (buf && size)
+		*size = fstat(fd, &st) ? 0 : st.st_size;
+	while (buf && n < max && (r = read(fd, buf + n, max - n)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		n += (size_t)r;
+	}
+	close(fd);
+	if (buf) {
+		buf[n] = '\0';
+		if (len)
+			*len = n;
+	}
+	return buf;
+}
+
+static char *text_at(int dirfd, const char *name)
+{
+	return read_at(dirfd, name, TEXT_MAX, NULL, NULL);
+}
+
+/* The last component of the link at dirfd/name, or, when it is a plain
+ * file, its contents: fixtures store driver names as files. */
+static char *name_at(int dirfd, const char *name)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlinkat(dirfd, name, target, sizeof(target) - 1);
+	const char *base;
+
+	if (n < 0)
+		return errno == EINVAL ? text_at(dirfd, name) : NULL;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	return strdup(base ? base + 1 : target);
+}
+
+/* A link's target below ".../devices/", as sysfs_path files hold it. */
+static char *path_of_link(int dirfd, const char *name)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlinkat(dirfd, name, target, sizeof(target) - 1);
+	const char *p;
+
+	if (n < 0)
+		return NULL;
+	target[n] = '\0';
+	p = strstr(target, "devices/");
+	return strdup(p ? p + strlen("devices/") : target);
+}
+
+static int read_config(int fd, struct pa_sysfs_dev *d)
+{
+	off_t size = 0;
+	char *buf = read_at(fd, "config", CONFIG_MAX, &d->config_len, &size);
+
+	d->config = (uint8_t *)buf;
+	/* Unprivileged readers get the first 64 bytes of a larger file. */
+	if (buf && d->config_len == 64 && size > 64)
+		return -EACCES;
+	return 0;
+}
+
+static int read_device(int devdir, const char *name, bool fixture,
+		       struct pa_sysfs_dev *d)
+{
+	int fd = openat(devdir, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	d->name = strdup(name);
+	d->path = fixture ? text_at(fd, "sysfs_path") : path_of_link(devdir, name);
+	err = read_config(fd, d);
+	for (int a = 0; a < PA_NATTRS; a++)
+		d->attrs[a] = text_at(fd, pa_sysfs_attr_names[a]);
+	d->driver = name_at(fd, "driver");
+	d->physfn = name_at(fd, "physfn");
+	d->iommu_group = name_at(fd, "iommu_group");
+	d->iommu_type = text_at(fd, "iommu_group/type");
+	if (!d->iommu_type)
+		d->iommu_type = text_at(fd, "iommu_group_type");
+	close(fd);
+	return d->name ? err : -ENOMEM;
+}
+
+/* Opens the directory of functions; *fixture tells the layout. */
+static int open_devices(const char *root, bool *fixture)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/bus/pci/devices", root);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	*fixture = fd < 0;
+	if (fd < 0) {
+		snprintf(path, sizeof(path), "%s/devices", root);
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	return fd < 0 ? -ENOENT : fd;
+}
+
+static int add_entry(struct pa_sysfs *s, int devdir, const char *name,
+		     bool fixture)
+{
+	struct pa_sysfs_dev *v = realloc(s->devs, (s->n + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	s->devs = v;
+	v[s->n] = (struct pa_sysfs_dev){ 0 };
+	return read_device(devdir, name, fixture, &v[s->n++]);
+}
+
+bool pa_sysfs_is_live(const char *root)
+{
+	char real[PATH_MAX];
+
+	return realpath(root, real) && !strcmp(real, "/sys");
+}
+
+static int read_release(struct pa_sysfs *s)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		return 0;
+	s->kernel_release = strdup(u.release);
+	return s->kernel_release ? 0 : -ENOMEM;
+}
+
+int pa_sysfs_read(const char *root, struct pa_sysfs *s, char *what,
+		  size_t whatlen)
+{
+	bool fixture;
+	int devdir = open_devices(root, &fixture), err = 0;
+	struct dirent *e;
+	DIR *dir;
+
+	*s = (struct pa_sysfs){ 0 };
+	snprintf(what, whatlen, "%s", root);
+	if (devdir < 0)
+		return devdir;
+	dir = fdopendir(dup(devdir));
+	if (!dir) {
+		close(devdir);
+		return -errno;
+	}
+	while (!err && (e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		err = add_entry(s, devdir, e->d_name, fixture);
+		if (err)
+			snprintf(what, whatlen, "%s/%s/%s/config", root,
+				 fixture ? "devices" : "bus/pci/devices",
+				 e->d_name);
+	}
+	closedir(dir);
+	close(devdir);
+	if (!err && pa_sysfs_is_live(root))
+		err = read_release(s);
+	if (err)
+		pa_sysfs_clear(s);
+	return err;
+}
+
+/* The first of the files that exists, read relative to root unless the
+ * name is absolute. */
+static char *first_text(const char *root, const char *const *names)
+{
+	char *text = NULL;
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	for (; !text && *names; names++)
+		text = text_at(fd, *names);
+	close(fd);
+	return text;
+}
+
+/* Which ACPI table describes an IOMMU, where the tables can be listed. */
+static int read_iommu_table(const char *root, struct pa_host *host)
+{
+	static const char *const tables[] = { "DMAR", "IVRS", "VIOT" };
+	char path[PATH_MAX];
+	const char *found = "none";
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/firmware/acpi/tables", root);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	for (size_t i = 0; i < 3 && !strcmp(found, "none"); i++)
+		if (!faccessat(fd, tables[i], F_OK, 0))
+			found = tables[i];
+	close(fd);
+	host->iommu_table = strdup(found);
+	return host->iommu_table ? 0 : -ENOMEM;
+}
+
+int pa_host_read(const char *root, struct pa_host *host)
+{
+	static const char *const live_cmdline[] = { "/proc/cmdline", NULL };
+	static const char *const live_cpuinfo[] = { "/proc/cpuinfo", NULL };
+	static const char *const copy_cmdline[] = { "cmdline", NULL };
+	static const char *const copy_cpuinfo[] = { "cpuinfo", NULL };
+	static const char *const nodes[] = {
+		"devices/system/node/online", "node_online", NULL,
+	};
+	bool live = pa_sysfs_is_live(root);
+	char *cpuinfo, *online;
+	int err = 0;
+
+	pa_host_clear(host);
+	host->cmdline = first_text(root, live ? live_cmdline : copy_cmdline);
+	if (host->cmdline)
+		host->cmdline[strcspn(host->cmdline, "\n")] = '\0';
+	cpuinfo = first_text(root, live ? live_cpuinfo : copy_cpuinfo);
+	if (cpuinfo)
+		err = pa_cpuinfo_parse(cpuinfo, host);
+	if (!err)
+		err = read_iommu_table(root, host);
+	online = first_text(root, nodes);
+	if (online)
+		host->numa_nodes = pa_node_list_count(online);
+	free(cpuinfo);
+	free(online);
+	return err;
+}
