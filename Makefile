@@ -13,10 +13,12 @@ VERSION := $(BASE_VERSION)$(if $(GIT_REV),+g$(GIT_REV))
 DEB_DEPS := build-essential pkg-config libnl-genl-3-dev libnl-3-dev libpci-dev \
 	libcmocka-dev libjson-c-dev pciutils linux-headers-amd64 linux-image-amd64 \
 	linux-source-6.1 qemu-system-x86 busybox-static cpio kmod sparse python3 \
-	bc bison flex libelf-dev libssl-dev xz-utils dkms libyaml-dev prometheus
+	bc bison flex libelf-dev libssl-dev xz-utils dkms libyaml-dev prometheus \
+	linux-headers-cloud-amd64 linux-headers-rt-amd64 debhelper dh-dkms lintian \
+	python3-yaml
 
 .PHONY: all module cli deps check unit vm-test style sparse demo install \
-	module-install dkms-install clean
+	module-install dkms-source dkms-install dkms-test deb-test doc-test clean
 
 all: module cli
 
@@ -46,7 +48,16 @@ vm-test: deps
 style:
 	tests/style.sh
 
-check: deps unit style vm-test
+dkms-test: deps
+	@tests/dkms.sh
+
+deb-test: deps
+	@tests/deb.sh
+
+doc-test: deps
+	@tests/doc.sh
+
+check: deps unit style doc-test dkms-test deb-test vm-test
 	@echo "make check: all tests passed"
 
 demo: deps
@@ -59,14 +70,28 @@ module-install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a $(KVER)
 
-dkms-install:
-	rm -rf $(DESTDIR)/usr/src/pcieaudit-$(VERSION)
-	mkdir -p $(DESTDIR)/usr/src/pcieaudit-$(VERSION)
-	cp -r Kbuild kmod include $(DESTDIR)/usr/src/pcieaudit-$(VERSION)/
-	sed 's/@VERSION@/$(VERSION)/' dkms.conf > $(DESTDIR)/usr/src/pcieaudit-$(VERSION)/dkms.conf
+# The module source as DKMS and the Debian package take it: sources only,
+# with the version substituted. DESTDIR stages it elsewhere.
+DKMS_SRC = $(DESTDIR)/usr/src/pcieaudit-$(VERSION)
+
+dkms-source:
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)/kmod $(DKMS_SRC)/include/uapi/linux
+	install -m 0644 Kbuild $(DKMS_SRC)/
+	install -m 0644 kmod/*.c kmod/*.h $(DKMS_SRC)/kmod/
+	install -m 0644 include/uapi/linux/pcieaudit.h $(DKMS_SRC)/include/uapi/linux/
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
 	sed -i 's/^#define PCIEAUDIT_VERSION .*/#define PCIEAUDIT_VERSION "$(VERSION)"/' \
-		$(DESTDIR)/usr/src/pcieaudit-$(VERSION)/kmod/version.h
-	dkms install pcieaudit/$(VERSION)
+		$(DKMS_SRC)/kmod/version.h
+
+# Builds and installs for KVER, replacing an earlier install of this version.
+# DKMS_FLAGS: more dkms options (tests/dkms.sh gives a private tree).
+dkms-install:
+	if [ -n "$$(dkms status $(DKMS_FLAGS) pcieaudit/$(VERSION))" ]; then \
+		dkms remove $(DKMS_FLAGS) pcieaudit/$(VERSION) --all; \
+	fi
+	$(MAKE) dkms-source
+	dkms install $(DKMS_FLAGS) pcieaudit/$(VERSION) -k $(KVER)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null

@@ -59,7 +59,8 @@
  *   IOMMU_DOMAIN_DMA_FQ: "iommu: Introduce explicit type for non-strict
  *     DMA domains" (v5.15)
  *   IOMMU_DOMAIN_SVA: "iommu: Add IOMMU SVA domain support" (v6.2)
- *   IOMMU_DOMAIN_PLATFORM, IOMMU_DOMAIN_NESTED: v6.7
+ *   IOMMU_DOMAIN_PLATFORM: "iommu: Add IOMMU_DOMAIN_PLATFORM" (v6.7)
+ *   IOMMU_DOMAIN_NESTED: "iommu: Add nested domain support" (v6.7)
  */
 #ifndef IOMMU_DOMAIN_DMA_FQ
 #define IOMMU_DOMAIN_DMA_FQ	BIT(31)
@@ -88,16 +89,19 @@ static inline struct device *pcieaudit_iommu_instance(struct device *dev)
 	return NULL;
 }
 
-/* ACS capability offset cached in pci_dev: 52fbf5bdeeef (v5.9). */
+/*
+ * ACS capability offset cached in pci_dev: 52fbf5bdeeef ("PCI: Cache ACS
+ * capability offset in device", v5.9).
+ */
 static inline u16 pcieaudit_acs_pos(struct pci_dev *pdev)
 {
 	return pdev->acs_cap;
 }
 
 /*
- * The CPU rule of calc_map_type_and_dist(): "PCI/P2PDMA: Whitelist AMD Zen
- * and newer CPUs for P2PDMA" (v5.9), x86 only, read from CPU 0 as the
- * kernel does (cpu_data(0) is boot_cpu_data's per-CPU copy).
+ * The CPU rule of calc_map_type_and_dist(): dea286bb71ba ("PCI/P2PDMA:
+ * Allow P2PDMA on AMD Zen and newer CPUs", v5.9), x86 only, read from CPU 0
+ * as the kernel does (cpu_data(0) is boot_cpu_data's per-CPU copy).
  */
 static inline bool pcieaudit_cpu_supports_p2pdma(void)
 {
@@ -110,8 +114,8 @@ static inline bool pcieaudit_cpu_supports_p2pdma(void)
 }
 
 /*
- * Before "PCI/P2PDMA: Allocate map_types xarray entries with GFP_ATOMIC"
- * (v6.9), calc_map_type_and_dist() allocates with GFP_KERNEL under
+ * Before "PCI/P2PDMA: Fix a sleeping issue in a RCU read section" (v6.9,
+ * GFP_ATOMIC), calc_map_type_and_dist() allocates with GFP_KERNEL under
  * rcu_read_lock() when the provider owns P2P memory; do not call it then.
  * Stable backports cannot be detected, so older kernels are assumed unfixed.
  */
