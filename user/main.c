@@ -146,7 +146,7 @@ static void print_usage(FILE *f)
 		"  --json         print JSON (schema_version %d) instead of text\n"
 		"  -h, --help     show this help, or a command's after the command\n"
 		"  --all          topo: every function, not just GPUs, NICs, NVMe\n"
-		"  -V, --version  show the version\n\n"
+		"  -V, --version  show the version (also after a command)\n\n"
 		"BDF, A and B are DDDD:BB:DD.F or BB:DD.F (domain 0000).\n"
 		"Exit status: 0 ok, 2 usage error, 3 error, 4 module not loaded,\n"
 		"5 permission denied, 6 ABI version mismatch, 7 no such device;\n"
@@ -536,6 +536,11 @@ static bool is_help(const char *arg)
 	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
 }
 
+static bool is_version(const char *arg)
+{
+	return !strcmp(arg, "-V") || !strcmp(arg, "--version");
+}
+
 static const struct command *find_command(const char *name)
 {
 	for (size_t i = 0; i < NCOMMANDS; i++)
@@ -641,6 +646,8 @@ static int run_command(const struct command *cmd, int argc, char **argv,
 			print_command_usage(stdout, cmd);
 			return PA_EXIT_OK;
 		}
+		if (is_version(arg))
+			return print_version();
 		if (!strcmp(arg, "--json"))
 			opts->json = true;
 		else if (!strcmp(arg, "--all") && (cmd->opts & OPT_ALL))
@@ -673,7 +680,7 @@ int main(int argc, char **argv)
 			print_usage(stdout);
 			return PA_EXIT_OK;
 		}
-		if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version"))
+		if (is_version(argv[i]))
 			return print_version();
 		if (strcmp(argv[i], "--json"))
 			return usage_error("unknown option '%s'", argv[i]);

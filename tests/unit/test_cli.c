@@ -928,6 +928,12 @@ static void usage_errors(void **state)
 	assert_int_equal(fake.dos[PCIEAUDIT_CMD_INFO_GET], 0);
 }
 
+static const char *const tested_commands[] = {
+	"report", "info", "p2p", "topo", "check",
+};
+
+#define NCOMMANDS_TESTED (sizeof(tested_commands) / sizeof(tested_commands[0]))
+
 static void help_and_version(void **state)
 {
 	struct result r;
@@ -976,6 +982,17 @@ static void help_and_version(void **state)
 	assert_int_equal(r.rc, PA_EXIT_OK);
 	assert_string_equal(r.out,
 		"pcieaudit-cli test (netlink family pcieaudit version 1)\n");
+	release(&r);
+
+	/* After any command too, without asking the kernel. */
+	for (size_t i = 0; i < NCOMMANDS_TESTED; i++) {
+		r = run(tested_commands[i], "--version");
+		assert_int_equal(r.rc, PA_EXIT_OK);
+		assert_contains(r.out, "pcieaudit-cli test");
+		release(&r);
+	}
+	r = run("check", "-V");
+	assert_int_equal(r.rc, PA_EXIT_OK);
 	release(&r);
 	assert_int_equal(fake.dos[PCIEAUDIT_CMD_INFO_GET], 0);
 }
