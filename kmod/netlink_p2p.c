@@ -35,22 +35,27 @@ static int put_host_bridge(struct sk_buff *skb, int type, struct pci_dev *pdev)
 	return nla_put_u32(skb, type, (u32)root->vendor << 16 | root->device);
 }
 
-/* One PCIEAUDIT_A_P2P_PAIR nest; kdist is used when status says answered. */
-static int put_pair(struct sk_buff *skb, const struct pcieaudit_p2p *p,
-		    u32 status, int kdist)
+/* Room put_pair_kernel() needs. */
+#define PAIR_KERNEL_ROOM	(2 * nla_total_size(sizeof(u32)))
+
+/* The kernel's answer in a pair nest; kdist is used when status says so. */
+static int put_pair_kernel(struct sk_buff *skb, u32 status, int kdist)
+{
+	if (nla_put_u32(skb, PCIEAUDIT_A_PAIR_KERNEL_STATUS, status) ||
+	    (status == PCIEAUDIT_P2P_KERNEL_ANSWERED &&
+	     nla_put_s32(skb, PCIEAUDIT_A_PAIR_KERNEL_DISTANCE, kdist)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* The client and pcieaudit's own analysis in a pair nest. */
+static int put_pair_own(struct sk_buff *skb, const struct pcieaudit_p2p *p)
 {
 	struct list_ctx hops_p = { skb, PCIEAUDIT_A_PAIR_HOP_PROVIDER };
 	struct list_ctx hops_c = { skb, PCIEAUDIT_A_PAIR_HOP_CLIENT };
 	struct list_ctx redir = { skb, PCIEAUDIT_A_PAIR_REDIRECT };
-	struct nlattr *nest;
 
-	nest = nla_nest_start(skb, PCIEAUDIT_A_P2P_PAIR);
-	if (!nest)
-		return -EMSGSIZE;
 	if (pcieaudit_nl_put_addr(skb, PCIEAUDIT_A_PAIR_CLIENT, p->client) ||
-	    nla_put_u32(skb, PCIEAUDIT_A_PAIR_KERNEL_STATUS, status) ||
-	    (status == PCIEAUDIT_P2P_KERNEL_ANSWERED &&
-	     nla_put_s32(skb, PCIEAUDIT_A_PAIR_KERNEL_DISTANCE, kdist)) ||
 	    nla_put_s32(skb, PCIEAUDIT_A_PAIR_DISTANCE, p->distance) ||
 	    nla_put_u32(skb, PCIEAUDIT_A_PAIR_PATH_LENGTH, p->length) ||
 	    nla_put_u32(skb, PCIEAUDIT_A_PAIR_MAP, p->map) ||
@@ -64,7 +69,21 @@ static int put_pair(struct sk_buff *skb, const struct pcieaudit_p2p *p,
 	    put_host_bridge(skb, PCIEAUDIT_A_PAIR_HOST_BRIDGE_PROVIDER,
 			    p->provider) ||
 	    put_host_bridge(skb, PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT,
-			    p->client)) {
+			    p->client))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* One PCIEAUDIT_A_P2P_PAIR nest; kdist is used when status says answered. */
+static int put_pair(struct sk_buff *skb, const struct pcieaudit_p2p *p,
+		    u32 status, int kdist)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, PCIEAUDIT_A_P2P_PAIR);
+	if (!nest)
+		return -EMSGSIZE;
+	if (put_pair_own(skb, p) || put_pair_kernel(skb, status, kdist)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -153,6 +172,28 @@ static int put_p2p_reply(struct sk_buff *msg, struct genl_info *info,
 		req->status[i] = pcieaudit_p2p_kernel_status(&req->pairs[i],
 							     req->verbose);
 		all_answered &= req->status[i] == PCIEAUDIT_P2P_KERNEL_ANSWERED;
+	}
+	/*
+	 * Without verbose, pci_p2pdma_distance_many() stops at the first
+	 * client it refuses. Where that pair warns, the call warns as well, on
+	 * top of the pair's own call below, so it takes from the allowance
+	 * too; if none is left, the pair is withheld, and the sum with it. A
+	 * lone client's call is its pair's own.
+	 */
+	for (i = 0; all_answered && req->n > 1 && i < req->n; i++) {
+		struct pcieaudit_p2p *p = &req->pairs[i];
+		u32 status;
+
+		if (p->map != PCIEAUDIT_P2P_MAP_NOT_SUPPORTED)
+			continue;
+		if (p->kernel_warns) {
+			status = pcieaudit_p2p_kernel_status(p, req->verbose);
+			if (status != PCIEAUDIT_P2P_KERNEL_ANSWERED) {
+				req->status[i] = status;
+				all_answered = false;
+			}
+		}
+		break;
 	}
 	if (all_answered) {
 		kdist = pcieaudit_p2p_kernel_distance(req->provider,
@@ -349,6 +390,7 @@ static int put_pair_msg(struct sk_buff *skb, struct netlink_callback *cb,
 			bool verbose)
 {
 	struct pcieaudit_p2p p;
+	struct nlattr *nest;
 	int kdist = -1;
 	u32 status;
 	void *hdr;
@@ -360,18 +402,30 @@ static int put_pair_msg(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!hdr)
 		return -EMSGSIZE;
 	genl_dump_check_consistent(cb, hdr);
-	/* Only once the message has room, so no verdict is asked twice. */
+	if (pcieaudit_nl_put_addr(skb, PCIEAUDIT_A_P2P_PROVIDER, provider))
+		goto err_cancel;
+	nest = nla_nest_start(skb, PCIEAUDIT_A_P2P_PAIR);
+	if (!nest || put_pair_own(skb, &p) ||
+	    skb_tailroom(skb) < PAIR_KERNEL_ROOM)
+		goto err_cancel;
+	/*
+	 * The kernel is asked only once the rest of the message is in place
+	 * and its answer has room: a pair that does not fit is retried in the
+	 * next part, and must not be asked about (and warned about) twice.
+	 */
 	status = pcieaudit_p2p_kernel_status(&p, verbose);
 	if (status == PCIEAUDIT_P2P_KERNEL_ANSWERED)
 		kdist = pcieaudit_p2p_kernel_distance(provider, &client, 1,
 						      verbose);
-	if (pcieaudit_nl_put_addr(skb, PCIEAUDIT_A_P2P_PROVIDER, provider) ||
-	    put_pair(skb, &p, status, kdist)) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
+	if (put_pair_kernel(skb, status, kdist))
+		goto err_cancel;
+	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
 	return 0;
+
+err_cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
 }
 
 /*

@@ -2,6 +2,12 @@
 # Builds the busybox initramfs that boots the installed Debian kernel for the
 # VM tests. Prints the path of the cpio.gz on stdout.
 #
+#   build-initramfs.sh [--flavour NAME --kernel-dir DIR --module KO]
+#
+# With --flavour, the image is for a test kernel of tests/kernels/ instead
+# (DIR its object tree, KO pcieaudit.ko built against it): such kernels have
+# every driver the topologies need built in, so no modules are copied.
+#
 # Cached: the output is named after a hash of every input (scripts, binaries,
 # libraries, modules, pcieaudit.ko, the CLI), so it is rebuilt exactly when
 # one of them changes.
@@ -10,8 +16,23 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-KVER=$(detect_kver)
-MODDIR=/lib/modules/$KVER
+FLAVOUR='' KDIR=''
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--flavour) FLAVOUR=$2; shift 2 ;;
+	--kernel-dir) KDIR=$2; shift 2 ;;
+	--module) MODULE_KO=$2; shift 2 ;;
+	*) die "unknown argument $1" ;;
+	esac
+done
+if [[ -n $FLAVOUR ]]; then
+	[[ -n $KDIR && -f $MODULE_KO ]] || die "--flavour needs --kernel-dir and --module"
+	KVER=$(cat "$KDIR/kernelrelease")
+	MODDIR=$KDIR
+else
+	KVER=$(detect_kver)
+	MODDIR=/lib/modules/$KVER
+fi
 
 # Drivers for the functions the topologies create (loaded in the guest by
 # modalias). virtio_iommu is absent: Debian 6.1 has CONFIG_VIRTIO_IOMMU unset.
@@ -19,6 +40,7 @@ MODDIR=/lib/modules/$KVER
 # that "driver": null is exercised.
 # vfio-pci and vfio_iommu_type1 serve the VFIO-ownership check (vfio-hold.c).
 GUEST_MODULES=(nvme e1000e e1000 virtio_pci virtio_net vfio-pci vfio_iommu_type1)
+[[ -z $FLAVOUR ]] || GUEST_MODULES=()
 
 command -v busybox >/dev/null || die "busybox missing; apt-get install busybox-static"
 BUSYBOX=$(command -v busybox)
@@ -54,10 +76,11 @@ if [[ -f $MODULE_KO ]]; then
 	IFS=, read -r -a KO_DEPS <<<"$(modinfo -F depends "$MODULE_KO")"
 	for m in "${KO_DEPS[@]}"; do
 		[[ -n $m ]] || continue
+		[[ -z $FLAVOUR ]] || die "pcieaudit.ko depends on $m, which $KVER does not build in"
 		mapfile -t -O "${#MOD_FILES[@]}" MOD_FILES < <(deps_of "$m")
 	done
 fi
-mapfile -t MOD_FILES < <(printf '%s\n' "${MOD_FILES[@]}" | sort -u)
+[[ ${#MOD_FILES[@]} -eq 0 ]] || mapfile -t MOD_FILES < <(printf '%s\n' "${MOD_FILES[@]}" | sort -u)
 
 BINS=(/usr/bin/lspci /usr/bin/setpci)
 [[ -x $CLI_BIN ]] && BINS+=("$CLI_BIN")
@@ -70,9 +93,9 @@ mapfile -t LIBS < <(
 )
 
 INPUT_FILES=("$0" "$VM_DIR/lib.sh" "$VM_DIR/guest-init.sh" "$VM_DIR/vfio-hold.c" "$VM_DIR/dump-probe.c"
-	"$REPO_ROOT/include/uapi/linux/pcieaudit.h" "$BUSYBOX" "$PCI_IDS"
-	"${BINS[@]}" "${LIBS[@]}" "${MOD_FILES[@]}"
-	"$MODDIR/modules.builtin" "$MODDIR/modules.order")
+	"$VM_DIR/p2p-probe.c" "$REPO_ROOT/include/uapi/linux/pcieaudit.h" "$BUSYBOX" "$PCI_IDS"
+	"${BINS[@]}" "${LIBS[@]}" "${MOD_FILES[@]}" "$MODDIR/modules.builtin")
+[[ -f $MODDIR/modules.order ]] && INPUT_FILES+=("$MODDIR/modules.order")
 [[ -f $MODULE_KO ]] && INPUT_FILES+=("$MODULE_KO")
 [[ -f $MODDIR/modules.builtin.modinfo ]] && INPUT_FILES+=("$MODDIR/modules.builtin.modinfo")
 
@@ -88,7 +111,9 @@ KEY=$({
 } | sha256sum | cut -c1-16)
 
 mkdir -p "$OUT_DIR"
-IMG=$OUT_DIR/initramfs-$KEY.cpio.gz
+# One image per kernel flavour; the stock one keeps its plain name.
+PREFIX=initramfs-${FLAVOUR:+$FLAVOUR-}
+IMG=$OUT_DIR/$PREFIX$KEY.cpio.gz
 if [[ -s $IMG ]]; then
 	log "initramfs cached: ${IMG#"$REPO_ROOT"/}"
 	printf '%s\n' "$IMG"
@@ -121,6 +146,10 @@ gcc -static -O2 -Wall -Werror -o "$STAGE/usr/bin/vfio-hold" "$VM_DIR/vfio-hold.c
 gcc -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -I"$REPO_ROOT/include/uapi" \
 	$(pkg-config --cflags libnl-genl-3.0) -o "$STAGE/usr/bin/dump-probe" \
 	"$VM_DIR/dump-probe.c" $(pkg-config --libs libnl-genl-3.0)
+# shellcheck disable=SC2046 # pkg-config output is a list of flags
+gcc -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -I"$REPO_ROOT/include/uapi" \
+	$(pkg-config --cflags libnl-genl-3.0) -o "$STAGE/usr/bin/p2p-probe" \
+	"$VM_DIR/p2p-probe.c" $(pkg-config --libs libnl-genl-3.0)
 for l in "${LIBS[@]}"; do
 	mkdir -p "$STAGE$(dirname "$l")"
 	cp -L "$l" "$STAGE$l"
@@ -131,8 +160,13 @@ for f in "${MOD_FILES[@]}"; do
 	mkdir -p "$STAGE$(dirname "$f")"
 	cp "$f" "$STAGE$f"
 done
-cp "$MODDIR/modules.builtin" "$MODDIR/modules.order" "$STAGE$MODDIR/"
-[[ -f $MODDIR/modules.builtin.modinfo ]] && cp "$MODDIR/modules.builtin.modinfo" "$STAGE$MODDIR/"
+# A test kernel's lists go where the guest's modprobe looks for them.
+GUEST_MODDIR=$STAGE/lib/modules/$KVER
+mkdir -p "$GUEST_MODDIR"
+cp "$MODDIR/modules.builtin" "$GUEST_MODDIR/"
+for f in modules.order modules.builtin.modinfo; do
+	[[ -f $MODDIR/$f ]] && cp "$MODDIR/$f" "$GUEST_MODDIR/"
+done
 depmod -b "$STAGE" "$KVER"
 
 if [[ -f $MODULE_KO ]]; then
@@ -158,6 +192,6 @@ TMP_IMG=$(mktemp "$OUT_DIR/initramfs.XXXXXX")
 	gzip -6 >"$TMP_IMG"
 mv "$TMP_IMG" "$IMG"
 # Older images are dead weight once their inputs changed.
-find "$OUT_DIR" -maxdepth 1 -name 'initramfs-*.cpio.gz' ! -name "${IMG##*/}" -delete
+find "$OUT_DIR" -maxdepth 1 -name "$PREFIX${KEY//?/?}.cpio.gz" ! -name "${IMG##*/}" -delete
 log "initramfs: ${IMG#"$REPO_ROOT"/} ($(du -h "$IMG" | cut -f1))"
 printf '%s\n' "$IMG"

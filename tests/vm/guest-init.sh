@@ -24,16 +24,22 @@ KO=/lib/pcieaudit/pcieaudit.ko
 # Bound every CLI call so that a hang still leaves us a payload to ship
 # well within the host's 180 s (seven calls, each normally well under a second).
 T="timeout 15"
+# The P2P matrix has one kernel call per pair, each explained on the console.
+TP="timeout 60"
 
 SCENARIO=unknown
 VFIO_BDF=
 REMOVE_BDF=
+P2P_DO=
+ACS_SET=
 read -r CMDLINE </proc/cmdline
 for arg in $CMDLINE; do
 	case $arg in
 	pa_scenario=*) SCENARIO=${arg#pa_scenario=} ;;
 	pa_vfio=*) VFIO_BDF=${arg#pa_vfio=} ;;
 	pa_remove=*) REMOVE_BDF=${arg#pa_remove=} ;;
+	pa_p2p_do=*) P2P_DO=${arg#pa_p2p_do=} ;;
+	pa_acs_set=*) ACS_SET=${arg#pa_acs_set=} ;;
 	esac
 done
 
@@ -48,6 +54,21 @@ fact() { echo "$1=$2" >>"$R/facts.txt"; }
 fact scenario "$SCENARIO"
 fact kernel "$(uname -r)"
 fact cmdline "$CMDLINE"
+# What decides P2P DMA besides the topology, from the kernel itself: the CPU
+# (AMD Zen allows it through the root complex) and whether the kernel has
+# P2PDMA (a real pci_p2pdma_distance_many(), not the header's stub).
+fact cpu_vendor "$(sed -n 's/^vendor_id[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
+fact cpu_family "$(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
+fact p2pdma_kallsyms "$(grep -c ' pci_p2pdma_distance_many$' /proc/kallsyms)"
+
+# The kernel log is cut into pieces (read and cleared), so that the oracle
+# can tell which step made the kernel say what; dmesg.txt joins them.
+mkdir -p "$R/klog"
+KLOG_N=0
+klog() {
+	KLOG_N=$((KLOG_N + 1))
+	dmesg -c >"$R/klog/$KLOG_N-$1.txt"
+}
 
 # Load drivers the way udev would: by each function's modalias. A function
 # without a matching module simply stays unbound (driver: null in the JSON).
@@ -91,6 +112,8 @@ dump_sysfs() {
 			fi
 		done
 		p=$(readlink -f "$d")
+		# The device path: host bridge, then every PCI ancestor.
+		printf '%s\t%s\t%s\n' "$b" realpath "$p"
 		p=${p%/*}
 		printf '%s\t%s\t%s\n' "$b" parent "${p##*/}"
 		# Header type; bit 7 is the multifunction bit.
@@ -174,6 +197,54 @@ else
 	log "insmod pcieaudit.ko: rc=$rc"
 fi
 
+# P2P DMA (p2p-probe.c), first thing after insmod, so that the kernel log's
+# allowance for warnings (a minute's) is not yet used up by the CLI's
+# reports; with its own sysfs and configuration snapshot. First every
+# ordered pair with the kernel's verdict explained in its log (verbose).
+# Then without verbose, as normal use would ask: a do request (pa_p2p_do=
+# PROVIDER,CLIENT,...) and the whole matrix again, during which the kernel's
+# whitelist warnings must stay within pcieaudit's bound. Last, one verbose do
+# request per function with all the others as clients, whose
+# pci_p2pdma_distance_many() must be the sum of the pairs. Each step's kernel
+# log is kept apart.
+# pa_acs_set=BDF=CTRL[,BDF=CTRL...]: ACS Control values written first, for
+# redirects no IOMMU had the kernel set.
+for a in $(echo "$ACS_SET" | tr , ' '); do
+	setpci -s "${a%%=*}" ECAP_ACS+6.w="${a#*=}"
+	fact "acs_set_${a%%=*}" "$(setpci -s "${a%%=*}" ECAP_ACS+6.w)"
+done
+if [ $HAVE = 1 ]; then
+	P=$R/p2p
+	mkdir -p "$P"
+	dump_sysfs >"$P/sysfs.tsv"
+	dump_config >"$P/config.hex"
+	ends=
+	for d in /sys/bus/pci/devices/*; do
+		[ -d "$d/pci_bus" ] || ends="$ends ${d##*/}"
+	done
+	klog before-p2p
+	read -r up _ </proc/uptime
+	fact p2p_start "$up"
+	$TP p2p-probe dump >"$P/dump-verbose.txt" 2>&1
+	klog p2p-verbose
+	read -r up _ </proc/uptime
+	fact p2p_quiet_start "$up"
+	if [ -n "$P2P_DO" ]; then
+		# shellcheck disable=SC2046 # a list of BDFs, split on purpose
+		$TP p2p-probe "do" --quiet $(echo "$P2P_DO" | tr , ' ') >"$P/do-quiet.txt" 2>&1
+	fi
+	$TP p2p-probe dump --quiet >"$P/dump-quiet.txt" 2>&1
+	read -r up _ </proc/uptime
+	fact p2p_quiet_end "$up"
+	klog p2p-quiet
+	# shellcheck disable=SC2086 # a list of BDFs, split on purpose
+	$TP p2p-probe do-each $ends >"$P/do-verbose.txt" 2>&1
+	read -r up _ </proc/uptime
+	fact p2p_end "$up"
+	klog p2p-do
+	log "p2p: $(grep -c '^pair' "$P/dump-verbose.txt") pairs"
+fi
+
 snapshot "$R/snap1"
 if [ $HAVE = 1 ]; then
 	$T $CLI report >"$R/report.txt" 2>"$R/report-text.err"
@@ -249,7 +320,10 @@ if [ $HAVE = 1 ]; then
 fi
 
 # Kernel log last, so it covers everything above.
-dmesg >"$R/dmesg.txt"
+klog last
+for n in $(seq 1 $KLOG_N); do
+	cat "$R/klog/$n-"*.txt
+done >"$R/dmesg.txt"
 fact finished 1
 
 # Ship the results: the host cuts the base64 out between the markers.

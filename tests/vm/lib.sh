@@ -41,3 +41,58 @@ detect_kver() {
 # True when the artifacts under test exist (they are built by others and may
 # be missing while the project is young).
 have_artifacts() { [[ -f $MODULE_KO && -x $CLI_BIN ]]; }
+
+# ---- test kernels other than Debian's (a topology's TOPO_KERNEL) ------------
+
+# tests/kernels/build-kernel.sh's cache, kept outside the clone so that CI's
+# fresh clones reuse a build (see README.md for what a cold build costs).
+KERNEL_CACHE=${PCIEAUDIT_CACHE:-/var/cache/pcieaudit}
+
+# kernel_tree FLAVOUR: the flavour's object tree (bzImage, kernelrelease),
+# built first if it is not cached.
+kernel_tree() {
+	local dir
+	dir=$(PCIEAUDIT_CACHE=$KERNEL_CACHE "$REPO_ROOT/tests/kernels/build-kernel.sh" "$1" | tail -n1) ||
+		die "tests/kernels/build-kernel.sh $1 failed"
+	[[ -s $dir/bzImage && -s $dir/kernelrelease ]] || die "no bzImage/kernelrelease in $dir"
+	printf '%s\n' "$dir"
+}
+
+# The files an external module build reads, relative to the repository.
+module_sources() {
+	find Kbuild kmod include -type f \( -name Kbuild -o -name '*.[ch]' \) | LC_ALL=C sort
+}
+
+# module_for FLAVOUR KDIR: pcieaudit.ko built against KDIR, printed as a
+# path. The build runs in a copy (out/kmod-FLAVOUR/: Kbuild, kmod/, include/)
+# so the repository root keeps its build for the Debian kernel; the copy is
+# rebuilt only when one of those files, the tree or the version changed.
+module_for() {
+	local flavour=$1 kdir=$2 dir=$OUT_DIR/kmod-$1 key version rev
+	version=$(sed -n 's/.*PCIEAUDIT_VERSION "\(.*\)"/\1/p' "$REPO_ROOT/kmod/version.h")
+	rev=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null) && version+=+g$rev
+	key=$({
+		printf '%s %s %s\n' "$kdir" "$(cat "$kdir/kernelrelease")" "$version"
+		cd "$REPO_ROOT" && module_sources | xargs sha256sum
+	} | sha256sum | cut -c1-16)
+	mkdir -p "$OUT_DIR"
+	(
+		flock 9
+		[[ -f $dir/pcieaudit.ko && $(cat "$dir/.key" 2>/dev/null) == "$key" ]] && exit 0
+		log "building pcieaudit.ko against $(cat "$kdir/kernelrelease") in ${dir#"$REPO_ROOT"/}"
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		# Sources only: the stock build's objects sit next to them.
+		(cd "$REPO_ROOT" && module_sources | xargs cp --parents -t "$dir")
+		if ! make -C "$kdir" M="$dir" PCIEAUDIT_VERSION="$version" modules >"$dir.log" 2>&1; then
+			tail -n 40 "$dir.log" >&2
+			die "pcieaudit.ko does not build against $kdir (log: ${dir#"$REPO_ROOT"/}.log)"
+		fi
+		# As the style gate for Debian's kernel: not a single warning.
+		if grep -i 'warning' "$dir.log" >&2; then
+			die "pcieaudit.ko builds with warnings against $kdir"
+		fi
+		echo "$key" >"$dir/.key"
+	) 9>"$OUT_DIR/kmod-$flavour.lock" || exit 1
+	printf '%s\n' "$dir/pcieaudit.ko"
+}

@@ -409,6 +409,7 @@ class Checker:
         self.kernel = None
         self.default_mode = None
         self.held = set()
+        self.p2p_stats = None
 
     def err(self, where, msg):
         self.errors.append(f"{where}: {msg}")
@@ -771,6 +772,253 @@ class Checker:
         if not any(intr for _, part, intr in run["devs"] if part > 2):
             self.err(where, "no message after the removal carries NLM_F_DUMP_INTR")
 
+    # -- P2P DMA pairs (p2p-probe.c) -------------------------------------------
+
+    def p2p_expectations(self, info, expects):
+        """p2pdma=0|1, cpu=zen|not_zen, p2p=KIND,...: the run had them."""
+        for key, val in expects.items():
+            if key not in ("p2pdma", "cpu", "p2p"):
+                continue
+            w = f"expect {key}={val}"
+            self.count("expectation")
+            if info is None:
+                self.err(w, "no P2P data")
+            elif key == "p2p":
+                missing = set(val.split(",")) - info["kinds"]
+                if missing:
+                    self.err(w, f"no pair of kind {', '.join(sorted(missing))}; "
+                             f"seen: {', '.join(sorted(info['kinds']))}")
+            elif info[key] != val:
+                self.err(w, f"got {info[key]}")
+
+    def p2p(self, results, facts):
+        """Every ordered pair of functions without a subordinate bus: on a
+        P2PDMA kernel against the kernel's answer and its verbose log, else
+        against the model; paths against sysfs, redirects against config
+        space. Returns the kinds of pairs seen (for --expect p2p=...)."""
+        base = os.path.join(results, "p2p")
+        if not os.path.exists(os.path.join(base, "dump-verbose.txt")):
+            self.err("p2p", "p2p-probe was not run")
+            return None
+        sysfs = parse_sysfs(read_text(os.path.join(base, "sysfs.tsv")))
+        config = parse_config(read_text(os.path.join(base, "config.hex")))
+        zen = facts.get("cpu_vendor") == "AuthenticAMD" and \
+            int(facts.get("cpu_family") or 0) >= 0x17
+        p2pdma = facts.get("p2pdma_kallsyms", "0") != "0"
+        topo = P2PTopology(sysfs, config, zen)
+        for e in topo.errors:
+            self.err("p2p oracle-sources", e)
+        if set(config) != set(sysfs):
+            self.err("p2p oracle-sources", "config dump BDFs differ from sysfs")
+            return None
+        klogs = read_klogs(results)
+        vlog = parse_p2p_klog(klogs.get("p2p-verbose", ""))
+        qlog = parse_p2p_klog(klogs.get("p2p-quiet", ""))
+
+        # The truth for each pair: the kernel's, where it has P2PDMA (the
+        # model must agree with it, or the oracle is not to be trusted).
+        pairs = [(p, c) for p in topo.ends for c in topo.ends if p != c]
+        truth = {}
+        for p, c in pairs:
+            m = topo.model(p, c)
+            truth[(p, c)] = topo.from_kernel(m, vlog, p, c) if p2pdma else m
+            for k in ("path", "redirect", "map", "host", "dist", "warns"):
+                if m[k] != truth[(p, c)][k]:
+                    self.err("p2p oracle-sources", f"{p} -> {c}: {k}: model {m[k]}, "
+                             f"kernel log {truth[(p, c)][k]}")
+        self.p2p_klog("p2p verbose kernel log", vlog, set(pairs), p2pdma)
+
+        dump = parse_p2p_probe(read_text(os.path.join(base, "dump-verbose.txt")))
+        seen = self.p2p_run("p2p dump", dump, pairs, truth, p2pdma, quiet=False)
+        for (p, c), r in seen.items():
+            if p2pdma and r.get("kdist") not in (None, "-"):
+                # The kernel's own answer against its own explanation.
+                want = "-1" if (p, c) in vlog["refused"] else truth[(p, c)]["len"]
+                if r["kdist"] != want:
+                    self.err("p2p oracle-sources", f"{p} -> {c}: kernel distance "
+                             f"{r['kdist']} but its log says {want}")
+        self.p2p_quiet(base, facts, klogs, qlog, pairs, truth, p2pdma)
+        self.p2p_do_each(base, pairs, truth, p2pdma)
+
+        kinds = p2p_kinds(topo, truth, klogs.get("before-p2p", ""))
+        quiet = parse_p2p_probe(read_text(os.path.join(base, "dump-quiet.txt")))
+        if any(r.get("kstatus") == "withheld_log" for r in quiet["pairs"]):
+            kinds.add("withheld")
+        self.p2p_stats = (len(pairs), sum(r.get("kstatus") == "answered" for r in seen.values()),
+                          sorted(kinds))
+        return {"p2pdma": "1" if p2pdma else "0", "cpu": "zen" if zen else "not_zen",
+                "kinds": kinds}
+
+    def p2p_pair(self, where, r, want, p2pdma, statuses):
+        """One pair line against the truth."""
+        for k in P2P_FIELDS:
+            self.eq(where, k, r.get(k, "<absent>"), want[k])
+        st = r.get("kstatus", "<absent>")
+        if p2pdma:
+            if st not in statuses:
+                self.err(where, f"kernel status {st}, want {' or '.join(statuses)}")
+        else:
+            # No verdict at all from a stub that answers -1 to everything.
+            self.eq(where, "kstatus", st, "not_built")
+        self.count("p2p kstatus")
+        self.eq(where, "kdist", r.get("kdist", "<absent>"),
+                want["dist"] if st == "answered" else "-")
+        self.eq(where, "intr", r.get("intr", "<absent>"), "0")
+
+    def p2p_run(self, where, run, pairs, truth, p2pdma, quiet):
+        """A dump: each ordered pair exactly once, in key order, right."""
+        done = run["done"] or {}
+        if done.get("rc") != "0":
+            self.err(where, f"p2p-probe did not complete (rc {done.get('rc')}): {run['bad'][:3]}")
+        seen = {}
+        order = []
+        for r in run["pairs"]:
+            key = (r.get("provider"), r.get("client"))
+            if key in seen:
+                self.err(where, f"{key[0]} -> {key[1]} listed twice")
+            seen[key] = r
+            order.append(key)
+        if order != sorted(order):
+            self.err(where, "pairs not in (provider, client) order")
+        for p, c in sorted(set(pairs) - set(seen)):
+            self.err(where, f"{p} -> {c}: missing")
+        for p, c in sorted(set(seen) - set(pairs)):
+            self.err(where, f"{p} -> {c}: not a pair of distinct functions without a subordinate bus")
+        self.count("p2p pair set")
+        for key in pairs:
+            if key in seen:
+                t = truth[key]
+                statuses = ("answered", "withheld_log") if quiet and t["warns"] else ("answered",)
+                self.p2p_pair(f"{where} {key[0]} -> {key[1]}", seen[key], t, p2pdma, statuses)
+        return seen
+
+    def p2p_klog(self, where, log, pairs, p2pdma):
+        """Each pair was put to the kernel once, and each line is one's."""
+        for line in log["stray"]:
+            self.err(where, f"line out of sequence: {line.strip()}")
+        for key, lists in log["acs"].items():
+            if len(lists) > 1:
+                self.err(where, f"{key[0]} -> {key[1]}: the kernel was asked {len(lists)} times")
+        for key, n in log["refused"].items():
+            if n > 1 and key not in log["acs"]:
+                self.err(where, f"{key[0]} -> {key[1]}: the kernel was asked {n} times")
+        for key in sorted((set(log["acs"]) | set(log["refused"])) - pairs):
+            self.err(where, f"{key[0]} -> {key[1]}: explained, but not a pair of the dump")
+        if sum(log["warned"].values()) != log["whitelist"]:
+            self.err(where, "a whitelist warning outside any pair's explanation")
+        if not p2pdma and (log["acs"] or log["refused"] or log["whitelist"]):
+            self.err(where, "P2PDMA messages from a kernel without P2PDMA")
+        self.count("p2p kernel log")
+
+    def p2p_quiet(self, base, facts, klogs, qlog, pairs, truth, p2pdma):
+        """Without verbose: the same answers; the kernel's whitelist warnings
+        within PCIEAUDIT_P2P_KERNEL_LOG_BURST a minute over the whole run
+        (the CLI's reports ask too); pairs withheld only once the minute's
+        allowance is used up, and then every later one."""
+        where = "p2p quiet"
+        dump = parse_p2p_probe(read_text(os.path.join(base, "dump-quiet.txt")))
+        seen = self.p2p_run("p2p quiet dump", dump, pairs, truth, p2pdma, quiet=True)
+        asked = []
+        # The distance over all clients of a do stops at the first refused
+        # client, and warns again where that one warns.
+        many_warns = 0
+        do_list = re.search(r"\bpa_p2p_do=(\S+)", facts.get("cmdline", ""))
+        if do_list:
+            devs = do_list.group(1).split(",")
+            run = parse_p2p_probe(read_text(os.path.join(base, "do-quiet.txt")))
+            self.p2p_do(where + " do", run, [(devs[0], devs[1:])], truth, p2pdma, quiet=True)
+            asked += [((r.get("provider"), r.get("client")), r.get("kstatus")) for r in run["pairs"]]
+            refused = [c for c in devs[1:] if (devs[0], c) in truth and
+                       truth[(devs[0], c)]["map"] == "not_supported"]
+            if run["many"] and run["many"][0].get("kdist") not in (None, "-") and \
+                    len(devs) > 2 and refused and truth[(devs[0], refused[0])]["warns"]:
+                many_warns = 1
+        asked += [(key, seen[key].get("kstatus")) for key in sorted(seen)]
+        warned = [(key, st) for key, st in asked if key in truth and truth[key]["warns"]]
+        answered = sum(st == "answered" for _, st in warned)
+        withheld = [key for key, st in warned if st == "withheld_log"]
+        try:
+            t0, t1 = float(facts["p2p_quiet_start"]), float(facts["p2p_quiet_end"])
+        except (KeyError, ValueError):
+            self.err(where, "the quiet steps' times were not recorded")
+            return
+        self.count("p2p log bound")
+        if qlog["acs"] or qlog["refused"]:
+            self.err(where, "the kernel explained pairs although verbose was off")
+        # Each call that warns does so once: no call unaccounted for.
+        if answered + many_warns != qlog["whitelist"]:
+            self.err(where, f"{answered} answered pairs that warn"
+                     f"{' and a distance over all clients' if many_warns else ''}, but the "
+                     f"kernel warned {qlog['whitelist']} times")
+        # Every warning outside the verbose steps counts; the kernel's
+        # minute starts at the first call after the previous one ran out.
+        times = []
+        for name, text in klogs.items():
+            if name not in ("p2p-verbose", "p2p-do"):
+                times += p2p_warning_times(text, self, f"kernel log {name}")
+        times.sort()
+        windows, i = [], 0
+        while i < len(times):
+            n = sum(1 for t in times[i:] if t < times[i] + 60)
+            windows.append((times[i], n))
+            if n > P2P_LOG_BURST:
+                self.err(where, f"the kernel warned {n} times in the minute from "
+                         f"{times[i]:.1f} s; the bound is {P2P_LOG_BURST}")
+            i += n
+        # The minutes the quiet steps ran in (1 s slack between clocks).
+        during = [(w, n) for w, n in windows if w <= t1 + 1 and w + 60 >= t0 - 1]
+        if withheld and not any(n >= P2P_LOG_BURST - 1 for _, n in during):
+            self.err(where, f"{withheld[0][0]} -> {withheld[0][1]} withheld, but the "
+                     f"kernel warned only {sum(n for _, n in during)} times that minute")
+        if withheld and len(during) <= 1:
+            first = next(i for i, (_, st) in enumerate(warned) if st == "withheld_log")
+            if any(st == "answered" for _, st in warned[first:]):
+                self.err(where, "a pair answered after one was withheld within the minute")
+        if p2pdma and len(warned) > P2P_LOG_BURST * (len(during) + 1) and not withheld:
+            self.err(where, f"{len(warned)} pairs that warn, none withheld")
+
+    def p2p_do(self, where, run, requests, truth, p2pdma, quiet):
+        """Do requests: per-pair answers as the dump's, and the kernel's
+        distance over all clients their sum, or -1 when one refuses."""
+        done = run["done"] or {}
+        if done.get("rc") != "0":
+            self.err(where, f"p2p-probe did not complete (rc {done.get('rc')}): {run['bad'][:3]}")
+        if len(run["many"]) != len(requests):
+            self.err(where, f"{len(run['many'])} replies to {len(requests)} requests")
+        for m, (provider, clients) in zip(run["many"], requests):
+            w = f"{where} {provider}"
+            got = [r.get("client") for r in m["pairs"]]
+            if m.get("provider") != provider or got != clients or \
+                    m.get("clients", "").split(",") != clients:
+                self.err(w, f"reply for {m.get('provider')} with clients {got}, asked {clients}")
+                continue
+            if any((provider, c) not in truth for c in clients):
+                self.err(w, f"asked about functions that are no pair: {clients}")
+                continue
+            for r in m["pairs"]:
+                t = truth[(provider, r["client"])]
+                statuses = ("answered", "withheld_log") if quiet and t["warns"] else ("answered",)
+                self.p2p_pair(f"{w} -> {r['client']}", r, t, p2pdma, statuses)
+            # Present exactly when every pair was answered: where the
+            # allowance does not cover the call, a pair is withheld too.
+            kd = [r.get("kdist") for r in m["pairs"]]
+            want = "-"
+            if p2pdma and all(r.get("kstatus") == "answered" for r in m["pairs"]):
+                want = "-1" if "-1" in kd else \
+                    str(sum(int(d) for d in kd if re.match(r"^\d+$", d or "")))
+            self.eq(w, "kernel distance over all clients", m.get("kdist"), want)
+            self.count("p2p do")
+
+    def p2p_do_each(self, base, pairs, truth, p2pdma):
+        ends = sorted({p for p, _ in pairs})
+        requests = []
+        for p in ends:
+            others = [c for c in ends if c != p]
+            for i in range(0, len(others), 64):
+                requests.append((p, others[i:i + 64]))
+        run = parse_p2p_probe(read_text(os.path.join(base, "do-verbose.txt")))
+        self.p2p_do("p2p do", run, requests, truth, p2pdma, quiet=False)
+
     def dmesg(self, results):
         path = os.path.join(results, "dmesg.txt")
         if not os.path.exists(path):
@@ -840,6 +1088,8 @@ class Checker:
             elif key == "downgraded":
                 if not any(d["lnkcap"] and expected_downgraded(d) for d in lsp.values()):
                     self.err(w, "no downgraded link")
+            elif key in ("p2pdma", "cpu", "p2p"):
+                continue  # p2p_expectations(), from the P2P step's data
             else:
                 self.err(w, "unknown expectation")
             self.count("expectation")
@@ -900,6 +1150,294 @@ def dump_selftest():
     return ok
 
 
+# ---------------------------------------------------------------------------
+# P2P DMA pairs (p2p-probe.c): the kernel's verdict and its own log, sysfs
+# device paths and configuration space
+# ---------------------------------------------------------------------------
+
+# PCIEAUDIT_P2P_KERNEL_LOG_BURST (include/uapi/linux/pcieaudit.h).
+P2P_LOG_BURST = 4
+
+# drivers/pci/p2pdma.c v6.1, pci_p2pdma_whitelist[]: (vendor, device) ->
+# REQ_SAME_HOST_BRIDGE. Only the model of kernels without P2PDMA decides
+# with it; on P2PDMA kernels the kernel decides, and the model must agree.
+P2P_WHITELIST = {(0x8086, 0x3C00): True, (0x8086, 0x3C01): True,
+                 (0x8086, 0x2F00): True, (0x8086, 0x2F01): True,
+                 (0x8086, 0x2030): False, (0x8086, 0x2031): False,
+                 (0x8086, 0x2032): False, (0x8086, 0x2033): False,
+                 (0x8086, 0x2020): False, (0x8086, 0x09A2): False}
+
+# ACS Control bits that send P2P traffic up (pci_bridge_has_acs_redir()):
+# P2P Request Redirect, P2P Completion Redirect, P2P Egress Control.
+ACS_REDIR_BITS = 1 << 2 | 1 << 3 | 1 << 5
+
+# The fields of a pair line that pcieaudit derives, compared across runs.
+P2P_FIELDS = ("dist", "len", "map", "path", "host", "common", "hops_p", "hops_c",
+              "redirect", "hb_p", "hb_c")
+
+# The kernel's P2PDMA messages (pci_warn(): "<driver or bus> <BDF>: ...").
+KMSG_RE = re.compile(r"^(?:\[[^\]]*\]\s*)?\S+ ([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]): (.*)$")
+K_ACS = re.compile(r"^ACS redirect is set between the client and provider \((\S+)\)$")
+K_HINT = re.compile(r"^to disable ACS redirect for this path, add the kernel parameter: "
+                    r"pci=disable_acs_redir=(\S*)$")
+K_REFUSE = re.compile(r"^cannot be used for peer-to-peer DMA as the client and provider "
+                      r"\((\S+)\) do not share an upstream bridge or whitelisted host bridge$")
+K_WHITELIST = re.compile(r"^Host bridge not in P2PDMA whitelist: ([0-9a-f]{4}):([0-9a-f]{4})$")
+
+
+def parse_p2p_probe(text):
+    """p2p-probe.c's lines -> {"pairs", "many", "done", "bad"}; each pair or
+    many a dict of its key=value fields, pairs of a do under their many."""
+    out = {"pairs": [], "many": [], "done": None, "bad": []}
+    for line in text.splitlines():
+        f = line.split()
+        if not f:
+            continue
+        kv = dict(t.split("=", 1) for t in f[1:] if "=" in t)
+        if f[0] == "pair":
+            out["pairs"].append(kv)
+            if kv.get("op") == "do" and out["many"]:
+                out["many"][-1]["pairs"].append(kv)
+        elif f[0] == "many":
+            kv["pairs"] = []
+            out["many"].append(kv)
+        elif f[0] == "done":
+            out["done"] = kv
+        else:
+            out["bad"].append(line)
+    return out
+
+
+def parse_p2p_klog(text):
+    """The kernel's P2PDMA messages, attributed to (provider, client): the
+    lists of its ACS messages (the pci=disable_acs_redir= list of each),
+    its refusals, its whitelist warnings (printed between the two within
+    one call) and the lines that fit no call."""
+    log = {"acs": {}, "refused": {}, "warned": {}, "whitelist": 0, "stray": []}
+    cur = None
+    for line in text.splitlines():
+        m = KMSG_RE.match(line.strip())
+        if not m:
+            continue
+        dev, msg = m.groups()
+        a, h, r, w = (K_ACS.match(msg), K_HINT.match(msg), K_REFUSE.match(msg),
+                      K_WHITELIST.match(msg))
+        if a:
+            cur = (a.group(1), dev)
+            log["acs"].setdefault(cur, []).append(None)
+        elif h:
+            if cur and cur[1] == dev and log["acs"][cur][-1] is None:
+                log["acs"][cur][-1] = h.group(1)
+            else:
+                log["stray"].append(line)
+        elif w:
+            log["whitelist"] += 1
+            if cur:
+                log["warned"][cur] = log["warned"].get(cur, 0) + 1
+        elif r:
+            pair = (r.group(1), dev)
+            log["refused"][pair] = log["refused"].get(pair, 0) + 1
+            cur = None
+    return log
+
+
+class P2PTopology:
+    """The PCI hierarchy as sysfs device paths and configuration space show
+    it, and calc_map_type_and_dist() of v6.1 worked on it: the model."""
+
+    def __init__(self, sysfs, config, zen):
+        self.sysfs, self.config, self.zen = sysfs, config, zen
+        self.chain, self.host, self.errors = {}, {}, []
+        for bdf, s in sysfs.items():
+            comps = s.get("realpath", "").split("/")
+            hosts = [c for c in comps if re.match(r"^pci[0-9a-f]{4}:[0-9a-f]{2}$", c)]
+            up = [c for c in comps if BDF_RE.match(c)]
+            # From the function up: pci_upstream_bridge() of each, which
+            # maps a VF to its PF's bridge, the VF's sysfs parent too.
+            self.chain[bdf] = up[::-1]
+            self.host[bdf] = hosts[0] if len(hosts) == 1 else None
+            parent = s.get("parent")
+            if not up or up[-1] != bdf or self.host[bdf] is None or \
+                    (up[-2] if len(up) > 1 else hosts[:1] and hosts[0]) != parent:
+                self.errors.append(f"{bdf}: realpath {s.get('realpath')} vs parent {parent}")
+        self.ends = sorted(b for b, s in sysfs.items() if "subordinate" not in s)
+
+    def pcie_type(self, bdf):
+        cfg = self.config.get(bdf)
+        xp = cfg.cap(0x10) if cfg else None
+        return PCIE_TYPE_BY_CODE.get(cfg.r16(xp + 2) >> 4 & 0xF) if xp is not None else None
+
+    def redirects(self, bdf):
+        cfg = self.config.get(bdf)
+        pos = cfg.ecap(0x000D) if cfg else None
+        return bool(pos and cfg.r16(pos + 6) & ACS_REDIR_BITS)
+
+    def host_bridge_dev(self, bdf):
+        """pci_host_bridge_dev(): the first function on the host bridge's
+        root bus, if it is 00.0 or a root port."""
+        host = self.host.get(bdf)
+        on_root = sorted(b for b in self.sysfs if self.host.get(b) == host
+                         and len(self.chain[b]) == 1 and "physfn" not in self.sysfs[b])
+        if not on_root:
+            return None
+        first = on_root[0]
+        return first if first.endswith(":00.0") or self.pcie_type(first) == "root_port" else None
+
+    def host_bridge_id(self, bdf):
+        root = self.host_bridge_dev(bdf)
+        if root is None:
+            return "-"
+        s = self.sysfs[root]
+        return f"{hexint(s['vendor']):04x}:{hexint(s['device']):04x}"
+
+    def whitelisted(self, a, b):
+        """host_bridge_whitelist(): (allowed, would warn)."""
+        def one(bdf, same):
+            root = self.host_bridge_dev(bdf)
+            if root is None:
+                return False, False
+            s = self.sysfs[root]
+            req_same = P2P_WHITELIST.get((hexint(s["vendor"]), hexint(s["device"])))
+            if req_same is None:
+                return False, True
+            return not req_same or same, False
+        if self.host[a] == self.host[b]:
+            return one(a, True)
+        ok, warn = one(a, False)
+        if not ok:
+            return ok, warn
+        return one(b, False)
+
+    def model(self, p, c):
+        cp, cc = self.chain[p], self.chain[c]
+        common = next((a for a in cp if a in cc), None)
+        if common:
+            ia, ib = cp.index(common), cc.index(common)
+            hops_p, hops_c = cp[:ia], cc[:ib]
+            # Provider side up to and including the common bridge.
+            redir = [a for a in cp[:ia + 1] if self.redirects(a)] + \
+                    [b for b in hops_c if self.redirects(b)]
+        else:
+            hops_p, hops_c, redir = cp, cc, []
+        e = {"len": str(len(hops_p) + len(hops_c)), "common": common or "-",
+             "hops_p": ",".join(hops_p) or "-", "hops_c": ",".join(hops_c) or "-",
+             "redirect": ";".join(redir) or "-", "hb_p": self.host_bridge_id(p),
+             "hb_c": self.host_bridge_id(c), "warns": False}
+        if common and not redir:
+            e.update(path="common_upstream", map="bus_addr", host="not_needed")
+        else:
+            e.update(path="acs_redirect" if common else "no_common_upstream",
+                     map="thru_host_bridge", host="cpu")
+            if not self.zen:
+                ok, warns = self.whitelisted(p, c)
+                e["host"] = "whitelist" if ok else "refused"
+                e["map"] = "thru_host_bridge" if ok else "not_supported"
+                e["warns"] = bool(common) and warns
+        e["dist"] = "-1" if e["map"] == "not_supported" else e["len"]
+        return e
+
+    def from_kernel(self, m, klog, p, c):
+        """What the kernel's log says of a pair, with the model's paths."""
+        acs = klog["acs"].get((p, c))
+        refused = (p, c) in klog["refused"]
+        e = dict(m)
+        e["path"] = "acs_redirect" if acs else \
+            "common_upstream" if m["common"] != "-" else "no_common_upstream"
+        e["redirect"] = (acs[0] or "-") if acs else "-"
+        e["map"] = "not_supported" if refused else \
+            "bus_addr" if e["path"] == "common_upstream" else "thru_host_bridge"
+        e["host"] = {"bus_addr": "not_needed", "not_supported": "refused"}.get(
+            e["map"], "cpu" if self.zen else "whitelist")
+        e["dist"] = "-1" if refused else m["len"]
+        e["warns"] = (p, c) in klog["warned"]
+        return e
+
+
+def p2p_pair_selftest():
+    """The kernel log parser attributes messages to the right pairs."""
+    text = "\n".join([
+        "[    5.1] pci 0000:09:00.1: ACS redirect is set between the client and provider (0000:09:00.0)",
+        "[    5.1] pci 0000:09:00.1: to disable ACS redirect for this path, add the kernel parameter: "
+        "pci=disable_acs_redir=0000:00:02.1",
+        "[    5.1] pci 0000:00:00.0: Host bridge not in P2PDMA whitelist: 8086:29c0",
+        "[    5.1] pci 0000:09:00.1: cannot be used for peer-to-peer DMA as the client and provider "
+        "(0000:09:00.0) do not share an upstream bridge or whitelisted host bridge",
+        "[    5.2] e1000e 0000:0a:00.0: cannot be used for peer-to-peer DMA as the client and "
+        "provider (0000:00:04.0) do not share an upstream bridge or whitelisted host bridge"])
+    log = parse_p2p_klog(text)
+    ok = (log["acs"] == {("0000:09:00.0", "0000:09:00.1"): ["0000:00:02.1"]}
+          and set(log["refused"]) == {("0000:09:00.0", "0000:09:00.1"),
+                                      ("0000:00:04.0", "0000:0a:00.0")}
+          and log["warned"] == {("0000:09:00.0", "0000:09:00.1"): 1}
+          and log["whitelist"] == 1 and not log["stray"])
+    print("selftest ok: kernel P2PDMA log attribution" if ok else
+          f"selftest FAIL: kernel P2PDMA log parsed as {log}")
+    return ok
+
+
+def p2p_warning_times(text, checker, where):
+    """Boot times of the kernel's whitelist warnings in a piece of its log."""
+    out = []
+    for line in text.splitlines():
+        m = KMSG_RE.match(line.strip())
+        if m and K_WHITELIST.match(m.group(2)):
+            t = re.match(r"^\[\s*(\d+\.\d+)\]", line.strip())
+            if t:
+                out.append(float(t.group(1)))
+            else:
+                checker.err(where, f"no timestamp: {line.strip()}")
+    return out
+
+
+def read_klogs(results):
+    """The guest's kernel log pieces (klog/N-NAME.txt) -> {NAME: text}."""
+    out = {}
+    d = os.path.join(results, "klog")
+    if os.path.isdir(d):
+        for name in os.listdir(d):
+            m = re.match(r"^\d+-(.*)\.txt$", name)
+            if m:
+                out[m.group(1)] = read_text(os.path.join(d, name))
+    return out
+
+
+def p2p_kinds(topo, truth, boot_log):
+    """What kinds of pairs the run had, from the independent data."""
+    kinds = set()
+    disabled = set(re.findall(r"(\S+): disabled ACS redirect", boot_log))
+    for (p, c), t in truth.items():
+        hops = [h for h in (t["hops_p"] + "," + t["hops_c"]).split(",") if h != "-"]
+        allowed = t["map"] != "not_supported"
+        if t["map"] == "bus_addr":
+            ctype = topo.pcie_type(t["common"])
+            if ctype == "upstream_port":
+                kinds.add("switch")
+            if any(topo.pcie_type(h) == "upstream_port" for h in hops):
+                kinds.add("switch2")
+            if ctype == "root_port":
+                kinds.add("bus_addr_rp")
+            if t["common"] in disabled and topo.config[t["common"]].ecap(0x000D):
+                kinds.add("acs_redir_disabled")
+        if t["path"] == "acs_redirect":
+            kinds.add("acs_redirect_allowed" if allowed else "acs_redirect")
+            if t["hb_p"] == "-":
+                kinds.add("redirect_no_host_fn")
+        if t["path"] == "no_common_upstream":
+            kinds.add("no_common_allowed" if allowed else "no_common")
+        if topo.host[p] != topo.host[c]:
+            kinds.add("host_bridges_allowed" if allowed else "host_bridges")
+        if not allowed:
+            kinds.add("refused")
+        if t["host"] == "cpu":
+            kinds.add("cpu_allowed")
+        pf_p, pf_c = topo.sysfs[p].get("physfn"), topo.sysfs[c].get("physfn")
+        if pf_p == c or pf_c == p:
+            kinds.add("vf_pf")
+        if pf_p and pf_c:
+            kinds.add("vf_vf")
+    return kinds
+
+
 def judge(results, expects, allow_missing=False, quiet=False):
     """Returns the list of differences (empty: pass)."""
     c = Checker()
@@ -951,6 +1489,7 @@ def judge(results, expects, allow_missing=False, quiet=False):
             c.acs_change(results, reps.get("snap1"), reps.get("snap2"), snaps["snap2"])
         c.errpaths(results)
         c.dumps(results, facts)
+        c.p2p_expectations(c.p2p(results, facts), expects)
     elif "snap2" in snaps:
         c.acs_change(results, None, None, snaps["snap2"])
 
@@ -959,6 +1498,11 @@ def judge(results, expects, allow_missing=False, quiet=False):
         print(f"oracle: {facts.get('scenario', '?')}: {ndev} functions, "
               f"{len(expected_groups(snaps['snap1']))} IOMMU groups, "
               f"{sum(c.counts.values())} comparisons, {len(c.errors)} differences")
+        if c.p2p_stats:
+            n, answered, kinds = c.p2p_stats
+            print(f"oracle: {facts.get('scenario', '?')}: P2P: {n} ordered pairs, "
+                  f"{answered} answered by the kernel ({'P2PDMA' if answered else 'no P2PDMA'}); "
+                  f"kinds: {', '.join(kinds)}")
     return c.errors
 
 
@@ -1236,6 +1780,9 @@ def selftest(fixture):
                 f.write(f"dev {bdf} part 1 intr 0\n")
             f.write("done parts 1 rc 0\n")
         facts = read_kv(os.path.join(good, "facts.txt"))
+        p2pdma = facts.get("p2pdma_kallsyms", "0") != "0"
+        if os.path.isdir(os.path.join(good, "p2p")):
+            synth_p2p(good)
         for tag in SNAPSHOTS:
             if not os.path.isdir(os.path.join(good, tag)):
                 continue
@@ -1285,9 +1832,292 @@ def selftest(fixture):
             else:
                 ok = False
                 print(f"selftest FAIL: {name} was accepted")
+        for name, kernel, mutate in _p2p_mutations():
+            if kernel and kernel != ("p2pdma" if p2pdma else "stock"):
+                continue
+            bad = os.path.join(base, name)
+            shutil.copytree(good, bad)
+            try:
+                mutate(bad)
+            except LookupError:
+                continue  # nothing of the kind here; main() wants it somewhere
+            P2P_APPLIED.add(name)
+            errs = judge(bad, expects, quiet=True)
+            if errs:
+                print(f"selftest ok: {name} rejected ({errs[0]})")
+            else:
+                ok = False
+                print(f"selftest FAIL: {name} was accepted")
     finally:
         shutil.rmtree(base, ignore_errors=True)
     return ok
+
+
+# ---------------------------------------------------------------------------
+# Self-test of the P2P checks
+# ---------------------------------------------------------------------------
+
+
+def p2p_line(op, p, c, t, status, kdist):
+    return (f"pair op={op} provider={p} client={c} kstatus={status} kdist={kdist} "
+            + " ".join(f"{k}={t[k]}" for k in P2P_FIELDS) + " intr=0")
+
+
+def synth_p2p(results):
+    """p2p-probe's output as a correct pcieaudit gives it, from the fixture's
+    independent data: the kernel's log (P2PDMA kernels) or the model. The
+    quiet steps follow the kernel log's allowance as pcieaudit must spend
+    it; a fixture whose quiet log does not fit that is rejected."""
+    base = os.path.join(results, "p2p")
+    facts = read_kv(os.path.join(results, "facts.txt"))
+    sysfs = parse_sysfs(read_text(os.path.join(base, "sysfs.tsv")))
+    config = parse_config(read_text(os.path.join(base, "config.hex")))
+    zen = facts.get("cpu_vendor") == "AuthenticAMD" and int(facts.get("cpu_family") or 0) >= 0x17
+    p2pdma = facts.get("p2pdma_kallsyms", "0") != "0"
+    topo = P2PTopology(sysfs, config, zen)
+    klogs = read_klogs(results)
+    vlog = parse_p2p_klog(klogs.get("p2p-verbose", ""))
+    pairs = [(p, c) for p in topo.ends for c in topo.ends if p != c]
+    truth = {(p, c): topo.from_kernel(topo.model(p, c), vlog, p, c) if p2pdma
+             else topo.model(p, c) for p, c in pairs}
+    status = "answered" if p2pdma else "not_built"
+
+    def kd(key):
+        return truth[key]["dist"] if p2pdma else "-"
+
+    def write(name, lines):
+        with open(os.path.join(base, name), "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+
+    write("dump-verbose.txt", [p2p_line("dump", p, c, truth[(p, c)], status, kd((p, c)))
+                               for p, c in pairs] + [f"done op=dump pairs={len(pairs)} parts=1 rc=0"])
+    out = []
+    for p in topo.ends:
+        others = [c for c in topo.ends if c != p]
+        for i in range(0, len(others), 64):
+            chunk = others[i:i + 64]
+            dists = [kd((p, c)) for c in chunk]
+            many = "-" if not p2pdma else "-1" if "-1" in dists else str(sum(map(int, dists)))
+            out.append(f"many op=do provider={p} clients={','.join(chunk)} kdist={many}")
+            out += [p2p_line("do", p, c, truth[(p, c)], status, kd((p, c))) for c in chunk]
+    write("do-verbose.txt", out + [f"done op=do-each pairs={len(pairs)} parts={len(topo.ends)} rc=0"])
+
+    # The quiet steps: the allowance left from the minute before, spent in
+    # request order; the distance over all clients of a do costs one more
+    # where its first refused client warns.
+    t0 = float(facts.get("p2p_quiet_start", "0"))
+    before = [t for name, text in klogs.items() if name not in ("p2p-verbose", "p2p-do", "p2p-quiet")
+              for t in p2p_warning_times(text, Checker(), name) if t > t0 - 60]
+    budget = max(P2P_LOG_BURST - len(before), 0)
+    prints = 0
+
+    def ask(key):
+        nonlocal budget, prints
+        if not (p2pdma and truth[key]["warns"]):
+            return status, kd(key)
+        if budget:
+            budget -= 1
+            prints += 1
+            return "answered", kd(key)
+        return "withheld_log", "-"
+    do_list = re.search(r"\bpa_p2p_do=(\S+)", facts.get("cmdline", ""))
+    if do_list:
+        devs = do_list.group(1).split(",")
+        asked = [[c, *ask((devs[0], c))] for c in devs[1:]]
+        many = "-"
+        if p2pdma and all(st == "answered" for _, st, _ in asked):
+            many = "-1" if any(d == "-1" for _, _, d in asked) else str(sum(int(d) for _, _, d in asked))
+            first = next((a for a in asked if a[2] == "-1"), None)
+            if first and len(asked) > 1 and truth[(devs[0], first[0])]["warns"]:
+                if budget:
+                    budget -= 1
+                    prints += 1
+                else:
+                    first[1:] = ["withheld_log", "-"]
+                    prints -= 1
+                    many = "-"
+        write("do-quiet.txt", [f"many op=do provider={devs[0]} clients={','.join(devs[1:])} kdist={many}"]
+              + [p2p_line("do", devs[0], c, truth[(devs[0], c)], st, d) for c, st, d in asked]
+              + [f"done op=do pairs={len(asked)} parts=1 rc=0"])
+    quiet = [p2p_line("dump", p, c, truth[(p, c)], *ask((p, c))) for p, c in pairs]
+    write("dump-quiet.txt", quiet + [f"done op=dump pairs={len(pairs)} parts=1 rc=0"])
+    qlines = parse_p2p_klog(klogs.get("p2p-quiet", ""))["whitelist"]
+    if prints != qlines:
+        raise ValueError(f"the fixture's quiet kernel log has {qlines} warnings, "
+                         f"a correct pcieaudit makes {prints}")
+
+
+def _p2p_edit(name, pred, change):
+    """A mutation of one pair line of p2p/NAME: the first matching PRED."""
+    def mutate(results):
+        path = os.path.join(results, "p2p", name)
+        lines = read_text(path).splitlines()
+        for i, line in enumerate(lines):
+            f = line.split()
+            if not f or f[0] != "pair":
+                continue
+            kv = dict(t.split("=", 1) for t in f[1:])
+            if pred(kv):
+                change(kv)
+                lines[i] = "pair " + " ".join(f"{k}={v}" for k, v in kv.items())
+                with open(path, "w", encoding="utf-8") as out:
+                    out.write("\n".join(lines) + "\n")
+                return
+        raise LookupError(name)
+    return mutate
+
+
+def _p2p_klog_edit(piece, edit):
+    """A mutation of a kernel log piece: EDIT(lines) -> lines."""
+    def mutate(results):
+        d = os.path.join(results, "klog")
+        names = [n for n in os.listdir(d) if re.match(rf"^\d+-{piece}\.txt$", n)]
+        if not names:
+            raise LookupError(piece)
+        path = os.path.join(d, names[0])
+        lines = edit(read_text(path).splitlines())
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+    return mutate
+
+
+def _first(lines, pattern):
+    for i, line in enumerate(lines):
+        if re.search(pattern, line):
+            return i
+    raise LookupError(pattern)
+
+
+def _p2p_mutations():
+    """(name, kernel it applies to: "p2pdma", "stock" or None, mutation of a
+    results directory); each must apply to some fixture, and fail there."""
+    def setter(**kw):
+        return lambda kv: kv.update(kw)
+
+    def bump(key, by=1):
+        return lambda kv: kv.update({key: str(int(kv[key]) + by)})
+
+    def drop_hop(kv):
+        kv["hops_p"] = kv["hops_p"].rsplit(",", 1)[0]
+
+    def answered_refused(kv):
+        kv.update(map="thru_host_bridge", host="whitelist", dist=kv["len"], kdist=kv["len"])
+
+    def drop_line(results, name="dump-verbose.txt"):
+        path = os.path.join(results, "p2p", name)
+        lines = read_text(path).splitlines()
+        del lines[len(lines) // 2]
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+
+    def dup_line(results):
+        path = os.path.join(results, "p2p", "dump-verbose.txt")
+        lines = read_text(path).splitlines()
+        lines.insert(1, lines[0])
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+
+    def probe_failed(results):
+        path = os.path.join(results, "p2p", "dump-verbose.txt")
+        text = read_text(path).replace(" rc=0", " rc=22")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def many_sum(results):
+        path = os.path.join(results, "p2p", "do-verbose.txt")
+        text = read_text(path)
+        m = re.search(r"^(many .* kdist=)(-1|\d+)$", text, re.M)
+        if not m:
+            raise LookupError("many")
+        wrong = "0" if m.group(2) == "-1" else str(int(m.group(2)) + 1)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text[:m.start(2)] + wrong + text[m.end(2):])
+
+    def many_on_stock(results):
+        path = os.path.join(results, "p2p", "do-verbose.txt")
+        text = read_text(path)
+        m = re.search(r"^many .* kdist=(-)$", text, re.M)
+        if not m:
+            raise LookupError("many")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text[:m.start(1)] + "-1" + text[m.end(1):])
+
+    def twice(lines):
+        i = _first(lines, "ACS redirect is set")
+        return lines[:i + 2] + lines[i:]
+
+    def other_list(lines):
+        i = _first(lines, "pci=disable_acs_redir=")
+        lines[i] = re.sub(r"disable_acs_redir=\S+", "disable_acs_redir=0000:00:00.0", lines[i])
+        return lines
+
+    def unrefused(lines):
+        del lines[_first(lines, "cannot be used for peer-to-peer DMA")]
+        return lines
+
+    def flood(lines):
+        i = _first(lines, "Host bridge not in P2PDMA whitelist")
+        return lines + [lines[i]] * P2P_LOG_BURST
+
+    def warned(kv):
+        return kv["path"] == "acs_redirect" and kv["map"] == "not_supported"
+
+    return [
+        ("p2p_dist", None, _p2p_edit("dump-verbose.txt", lambda kv: kv["map"] == "bus_addr",
+                                     bump("dist"))),
+        ("p2p_length", None, _p2p_edit("dump-verbose.txt", lambda kv: True, bump("len"))),
+        ("p2p_map", None, _p2p_edit("dump-verbose.txt", lambda kv: kv["map"] == "not_supported",
+                                    setter(map="thru_host_bridge"))),
+        ("p2p_path", None, _p2p_edit("dump-verbose.txt", lambda kv: kv["path"] == "common_upstream",
+                                     setter(path="acs_redirect"))),
+        ("p2p_redirect_missing", "p2pdma", _p2p_edit("dump-verbose.txt",
+                                                     lambda kv: kv["path"] == "acs_redirect",
+                                                     setter(redirect="-"))),
+        ("p2p_redirect_extra", None, _p2p_edit("dump-verbose.txt", lambda kv: kv["common"] != "-"
+                                               and kv["redirect"] == "-",
+                                               lambda kv: kv.update(redirect=kv["common"]))),
+        ("p2p_common", None, _p2p_edit("dump-verbose.txt", lambda kv: kv["common"] != "-",
+                                       lambda kv: kv.update(common=kv["client"]))),
+        ("p2p_hops", None, _p2p_edit("dump-verbose.txt", lambda kv: "," in kv["hops_p"], drop_hop)),
+        ("p2p_host_bridge", None, _p2p_edit("dump-verbose.txt", lambda kv: True,
+                                            setter(hb_c="8086:2020"))),
+        ("p2p_host_rule", None, _p2p_edit("dump-verbose.txt", lambda kv: kv["host"] == "refused",
+                                          setter(host="whitelist"))),
+        ("p2p_not_built_on_p2pdma", "p2pdma", _p2p_edit("dump-verbose.txt", lambda kv: True,
+                                                        setter(kstatus="not_built", kdist="-"))),
+        ("p2p_answered_on_stock", "stock", _p2p_edit(
+            "dump-verbose.txt", lambda kv: True, lambda kv: kv.update(kstatus="answered",
+                                                                      kdist=kv["dist"]))),
+        ("p2p_stub_verdict", "stock", _p2p_edit("dump-verbose.txt", lambda kv: True,
+                                                setter(kdist="-1"))),
+        ("p2p_kdist", "p2pdma", _p2p_edit("dump-verbose.txt", lambda kv: kv["kdist"] != "-1",
+                                          bump("kdist", 2))),
+        ("p2p_allowed_refused", "p2pdma", _p2p_edit("dump-verbose.txt",
+                                                    lambda kv: kv["kdist"] == "-1", answered_refused)),
+        ("p2p_pair_missing", None, drop_line),
+        ("p2p_pair_twice", None, dup_line),
+        ("p2p_intr", None, _p2p_edit("dump-verbose.txt", lambda kv: True, setter(intr="1"))),
+        ("p2p_probe_failed", None, probe_failed),
+        ("p2p_many_not_sum", "p2pdma", many_sum),
+        ("p2p_many_on_stock", "stock", many_on_stock),
+        ("p2p_do_pair", None, _p2p_edit("do-verbose.txt", lambda kv: True, bump("len"))),
+        ("p2p_do_missing", None, lambda r: drop_line(r, "do-verbose.txt")),
+        ("p2p_quiet_withheld_needlessly", "p2pdma", _p2p_edit(
+            "dump-quiet.txt", lambda kv: kv["kstatus"] == "answered" and not warned(kv),
+            setter(kstatus="withheld_log", kdist="-"))),
+        ("p2p_quiet_answered_late", "p2pdma", _p2p_edit(
+            "dump-quiet.txt", lambda kv: kv["kstatus"] == "withheld_log",
+            setter(kstatus="answered", kdist="-1"))),
+        ("p2p_quiet_wrong_answer", None, _p2p_edit("dump-quiet.txt", lambda kv: True, bump("dist"))),
+        ("p2p_quiet_flood", "p2pdma", _p2p_klog_edit("p2p-quiet", flood)),
+        ("p2p_kernel_asked_twice", "p2pdma", _p2p_klog_edit("p2p-verbose", twice)),
+        ("p2p_kernel_other_list", "p2pdma", _p2p_klog_edit("p2p-verbose", other_list)),
+        ("p2p_kernel_did_not_refuse", "p2pdma", _p2p_klog_edit("p2p-verbose", unrefused)),
+    ]
+
+
+# The P2P mutations that found something to mutate in some fixture.
+P2P_APPLIED = set()
 
 
 def make_fixture(results, fixture):
@@ -1298,7 +2128,9 @@ def make_fixture(results, fixture):
     os.makedirs(fixture)
     facts = read_kv(os.path.join(results, "facts.txt"))
     with open(os.path.join(fixture, "facts.txt"), "w", encoding="utf-8") as f:
-        for k in ("scenario", "kernel", "cmdline", "vfio_bdf", "vfio_group", "vfio_driver"):
+        for k in ("scenario", "kernel", "cmdline", "vfio_bdf", "vfio_group", "vfio_driver",
+                  "cpu_vendor", "cpu_family", "p2pdma_kallsyms", "p2p_quiet_start",
+                  "p2p_quiet_end"):
             if k in facts:
                 f.write(f"{k}={facts[k]}\n")
         f.write("finished=1\n")
@@ -1308,11 +2140,25 @@ def make_fixture(results, fixture):
         for line in read_text(os.path.join(results, "dmesg.txt")).splitlines():
             if "] iommu: " in line:
                 f.write(line + "\n")
-    for tag in SNAPSHOTS:
+    # The kernel's P2PDMA lines and "disabled ACS redirect" of each piece.
+    if os.path.isdir(os.path.join(results, "klog")):
+        os.makedirs(os.path.join(fixture, "klog"))
+        for name in sorted(os.listdir(os.path.join(results, "klog"))):
+            if name.endswith("-p2p-do.txt"):
+                continue  # verbose do requests; nothing reads them
+            with open(os.path.join(fixture, "klog", name), "w", encoding="utf-8") as f:
+                for line in read_text(os.path.join(results, "klog", name)).splitlines():
+                    m = KMSG_RE.match(line.strip())
+                    if m and (any(r.match(m.group(2)) for r in (K_ACS, K_HINT, K_REFUSE, K_WHITELIST))
+                              or m.group(2) == "disabled ACS redirect"):
+                        f.write(line + "\n")
+    for tag in SNAPSHOTS + ("p2p",):
         if not os.path.isdir(os.path.join(results, tag)):
             continue
         os.makedirs(os.path.join(fixture, tag))
-        for name in ("lspci.txt", "lspci-mm.txt", "sysfs.tsv", "groups.tsv"):
+        names = ("sysfs.tsv",) if tag == "p2p" else \
+            ("lspci.txt", "lspci-mm.txt", "sysfs.tsv", "groups.tsv")
+        for name in names:
             shutil.copy(os.path.join(results, tag, name), os.path.join(fixture, tag))
         with open(os.path.join(fixture, tag, "config.hex"), "w", encoding="utf-8") as out:
             for line in read_text(os.path.join(results, tag, "config.hex")).splitlines():
@@ -1350,6 +2196,11 @@ def main():
             print(f"selftest: fixture {os.path.relpath(fx, here)}")
             ok = selftest(fx) and ok
         ok = dump_selftest() and ok
+        ok = p2p_pair_selftest() and ok
+        if not args.fixture:
+            for name in sorted({n for n, _, _ in _p2p_mutations()} - P2P_APPLIED):
+                ok = False
+                print(f"selftest FAIL: {name}: no fixture has anything to mutate")
         print("selftest:", "PASS" if ok else "FAIL")
         return 0 if ok else 1
     if not args.results:

@@ -3,7 +3,10 @@
 #
 # Builds the module and the CLI, runs the oracle's self-test, then boots every
 # test topology (or the ones named) and prints a summary. Exit status is
-# non-zero when anything failed or was skipped.
+# non-zero when anything failed or was skipped. Topologies with TOPO_KERNEL
+# need that test kernel (tests/kernels/, cached in $PCIEAUDIT_CACHE, default
+# /var/cache/pcieaudit) and pcieaudit.ko built for it (out/kmod-FLAVOUR/),
+# both made here first when missing or stale, --no-build or not.
 #   --no-build  use the pcieaudit.ko and user/pcieaudit-cli already built
 #   --list      print the topologies as a Markdown table and exit
 set -euo pipefail
@@ -66,10 +69,24 @@ if [[ $BUILD == 1 ]]; then
 fi
 have_artifacts || die "pcieaudit.ko or user/pcieaudit-cli missing after the build"
 
+# Test kernels and their modules before any boot, so that a cold kernel
+# build (minutes) is not billed to a topology and a broken one stops here.
+declare -A FLAVOUR
+for n in "${NAMES[@]}"; do
+	FLAVOUR[$n]=$(topo_field "$VM_DIR/topologies/$n.sh" TOPO_KERNEL)
+done
+for f in $(printf '%s\n' "${FLAVOUR[@]}" | sed '/^$/d' | sort -u); do
+	s=$SECONDS
+	kdir=$(kernel_tree "$f")
+	module_for "$f" "$kdir" >/dev/null
+	log "test kernel $f: $(cat "$kdir/kernelrelease") and its pcieaudit.ko ready in $((SECONDS - s))s"
+done
+
 declare -A RESULT SECS
 FAILED=0
 
 log "oracle self-test"
+s=$SECONDS
 if python3 "$VM_DIR/oracle.py" --selftest >"$OUT_DIR/selftest.txt" 2>&1; then
 	RESULT[oracle-selftest]=PASS
 else
@@ -77,7 +94,7 @@ else
 	RESULT[oracle-selftest]=FAIL
 	FAILED=1
 fi
-SECS[oracle-selftest]=0
+SECS[oracle-selftest]=$((SECONDS - s))
 
 "$VM_DIR/build-initramfs.sh" >/dev/null
 
@@ -94,9 +111,9 @@ for n in "${NAMES[@]}"; do
 done
 
 echo
-echo "VM test summary (kernel $KVER, $((SECONDS - t0))s in all):"
+echo "VM test summary (kernel $KVER unless named, $((SECONDS - t0))s in all):"
 for n in oracle-selftest "${NAMES[@]}"; do
-	printf '  %-4s  %-16s %4ss\n' "${RESULT[$n]}" "$n" "${SECS[$n]}"
+	printf '  %-4s  %-16s %4ss  %s\n' "${RESULT[$n]}" "$n" "${SECS[$n]}" "${FLAVOUR[$n]:-}"
 done
 if [[ $FAILED != 0 ]]; then
 	echo "VM tests FAILED (details above; results under ${OUT_DIR#"$REPO_ROOT"/}/<topology>/)"

@@ -5,7 +5,8 @@
 # guest's results out of the ttyS1 payload into out/NAME/results/ and runs the
 # oracle on them. Exit status: 0 pass, 1 fail, 77 skipped (module or CLI not
 # built; set PCIEAUDIT_VM_ALLOW_MISSING=1 to boot and check the independent
-# data anyway).
+# data anyway). A topology with TOPO_KERNEL=FLAVOUR boots that test kernel
+# (tests/kernels/, built and cached first) with a pcieaudit.ko built for it.
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -29,9 +30,21 @@ NAME=$1
 TOPO=$VM_DIR/topologies/$NAME.sh
 [[ -f $TOPO ]] || die "no topology $TOPO"
 
-TOPO_DESC='' TOPO_CMDLINE='' TOPO_EXPECT=() TOPO_ARGS=() TOPO_MEM=768 TOPO_CPU=qemu64
+TOPO_DESC='' TOPO_CMDLINE='' TOPO_EXPECT=() TOPO_ARGS=() TOPO_MEM=768 TOPO_CPU=qemu64 TOPO_KERNEL=''
 # shellcheck source=/dev/null
 . "$TOPO"
+
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (qemu-system-x86)"
+EXTRA_CMDLINE=
+if [[ -n $TOPO_KERNEL ]]; then
+	# A test kernel: its own module build and initramfs. The bigger log
+	# buffer holds the verbose P2P explanations; timestamps as Debian's.
+	KDIR=$(kernel_tree "$TOPO_KERNEL")
+	KERNEL=$KDIR/bzImage
+	KVER=$(cat "$KDIR/kernelrelease")
+	MODULE_KO=$(module_for "$TOPO_KERNEL" "$KDIR")
+	EXTRA_CMDLINE="log_buf_len=4M printk.time=1"
+fi
 
 ALLOW_MISSING=${PCIEAUDIT_VM_ALLOW_MISSING:-0}
 if ! have_artifacts; then
@@ -42,12 +55,15 @@ if ! have_artifacts; then
 	log "$NAME: artifacts missing; checking the independent data only"
 fi
 
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (qemu-system-x86)"
-KVER=$(detect_kver)
-export KVER
-KERNEL=/boot/vmlinuz-$KVER
-[[ -r $KERNEL ]] || die "cannot read $KERNEL"
-IMG=$("$VM_DIR/build-initramfs.sh")
+if [[ -n $TOPO_KERNEL ]]; then
+	IMG=$("$VM_DIR/build-initramfs.sh" --flavour "$TOPO_KERNEL" --kernel-dir "$KDIR" --module "$MODULE_KO")
+else
+	KVER=$(detect_kver)
+	export KVER
+	KERNEL=/boot/vmlinuz-$KVER
+	[[ -r $KERNEL ]] || die "cannot read $KERNEL"
+	IMG=$("$VM_DIR/build-initramfs.sh")
+fi
 
 RES=$OUT_DIR/$NAME
 rm -rf "$RES"
@@ -65,12 +81,12 @@ QEMU=(qemu-system-x86_64
 	-kernel "$KERNEL" -initrd "$IMG"
 	# No option ROMs: iPXE on every NIC only slows the firmware down.
 	-global e1000e.romfile= -global e1000.romfile= -global virtio-net-pci.romfile=
-	-append "console=ttyS0 panic=-1 loglevel=6 pa_scenario=$NAME $TOPO_CMDLINE"
+	-append "console=ttyS0 panic=-1 loglevel=6 pa_scenario=$NAME ${EXTRA_CMDLINE:+$EXTRA_CMDLINE }$TOPO_CMDLINE"
 	"${TOPO_ARGS[@]}")
 printf '%q ' "${QEMU[@]}" >"$RES/qemu.cmd"
 echo >>"$RES/qemu.cmd"
 
-log "$NAME: booting ($TOPO_DESC)"
+log "$NAME: booting $KVER ($TOPO_DESC)"
 start=$SECONDS
 rc=0
 timeout -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null >"$RES/qemu.log" 2>&1 || rc=$?

@@ -414,7 +414,9 @@ enum pcieaudit_p2p_host_rule {
  *	function is a stub that answers -1 to everything, so it is not called.
  * @PCIEAUDIT_P2P_KERNEL_WITHHELD_LOG: not called, because the kernel would
  *	warn in its log even with verbose off, and pcieaudit already let it do
- *	so PCIEAUDIT_P2P_KERNEL_LOG_BURST times in the last minute.
+ *	so PCIEAUDIT_P2P_KERNEL_LOG_BURST times in the current 60-second
+ *	window (a window starts with the first such call after the last one
+ *	ended).
  * @PCIEAUDIT_P2P_KERNEL_WITHHELD_UNSAFE: not called, because the provider
  *	has P2P memory and this kernel would allocate with GFP_KERNEL under
  *	rcu_read_lock() (fixed upstream in v6.9).
@@ -426,7 +428,7 @@ enum pcieaudit_p2p_kernel {
 	PCIEAUDIT_P2P_KERNEL_WITHHELD_UNSAFE,
 };
 
-/* Kernel calls that may warn, allowed per minute; see above. */
+/* Kernel calls that may warn, allowed per 60-second window; see above. */
 #define PCIEAUDIT_P2P_KERNEL_LOG_BURST	4
 
 /**
