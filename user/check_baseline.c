@@ -180,13 +180,23 @@ static void check_conflicts(struct pa_check *c)
 		 "only the one the kernel parses last counts");
 }
 
+/*
+ * Which IOMMU driver can bind is decided by the firmware's ACPI table (DMAR
+ * for VT-d, IVRS for AMD-Vi), not the CPU: a VM may show an AMD CPU and a
+ * VT-d IOMMU. The CPU vendor decides only when the table is not known.
+ */
 static void check_vendor(struct pa_check *c)
 {
 	const struct pa_report *rep = c->rep;
+	const char *table = rep->has_host ? rep->host.iommu_table : NULL;
 	bool intel = pa_check_cpu_is(rep, PA_CPU_INTEL);
 	bool amd = pa_check_cpu_is(rep, PA_CPU_AMD) ||
 		   pa_check_cpu_is(rep, PA_CPU_HYGON);
 
+	if (table && (!strcmp(table, "DMAR") || !strcmp(table, "IVRS"))) {
+		intel = !strcmp(table, "DMAR");
+		amd = !intel;
+	}
 	if (!intel && !amd) {
 		pa_check_skip(c, PA_BL_IOMMU_PARAM_VENDOR, "the CPU vendor is unknown");
 		return;
@@ -194,8 +204,8 @@ static void check_vendor(struct pa_check *c)
 	flag_param(c, PA_BL_IOMMU_PARAM_VENDOR,
 		   intel ? pa_cmdline_last(&c->cmdline, "amd_iommu") :
 			   pa_cmdline_last(&c->cmdline, "intel_iommu"),
-		   intel ? "amd_iommu= does nothing on an Intel CPU" :
-			   "intel_iommu= does nothing on an AMD CPU");
+		   intel ? "amd_iommu= does nothing without an AMD IOMMU (this host has Intel VT-d or an Intel CPU)" :
+			   "intel_iommu= does nothing without Intel VT-d (this host has an AMD IOMMU or an AMD CPU)");
 }
 
 static void check_cmdline(struct pa_check *c)

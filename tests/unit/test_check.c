@@ -533,6 +533,44 @@ static void iommu_off_remedies(void **state)
 	}
 }
 
+/* The ACPI table, not the CPU, says which IOMMU parameter works. */
+static void vendor_param_follows_firmware(void **state)
+{
+	static const struct {
+		const char *vendor, *table, *cmdline;
+		bool warns;
+	} cases[] = {
+		/* QEMU's qemu64 CPU is AuthenticAMD, its intel-iommu gives DMAR. */
+		{ "AuthenticAMD", "DMAR", "ro intel_iommu=on", false },
+		{ "AuthenticAMD", "DMAR", "ro amd_iommu=off", true },
+		{ "GenuineIntel", "IVRS", "ro amd_iommu=fullflush", false },
+		{ "AuthenticAMD", NULL, "ro intel_iommu=on", true },
+		{ "GenuineIntel", "none", "ro amd_iommu=off", true },
+	};
+	struct pa_policy pol;
+
+	(void)state;
+	pa_policy_default(&pol);
+	only(&pol, BASE);
+	for (size_t i = 0; i < N(cases); i++) {
+		struct pa_report rep = { .has_host = true };
+		struct pa_check c;
+		bool warned = false;
+
+		pa_host_clear(&rep.host);
+		rep.host.cmdline = strdup(cases[i].cmdline);
+		rep.host.cpu_vendor = strdup(cases[i].vendor);
+		rep.host.iommu_table = cases[i].table ? strdup(cases[i].table) : NULL;
+		assert_int_equal(pa_check_run(&rep, &pol, &c), 0);
+		for (size_t k = 0; k < c.nfindings; k++)
+			warned |= c.findings[k].rule == PA_BL_IOMMU_PARAM_VENDOR;
+		if (warned != cases[i].warns)
+			fail_msg("case %zu: vendor warning %d", i, warned);
+		pa_check_clear(&c);
+		pa_report_clear(&rep);
+	}
+}
+
 /* ---- Text output --------------------------------------------------------- */
 
 struct render {
@@ -621,6 +659,7 @@ int main(void)
 		cmocka_unit_test(nearest_or_all_pairs),
 		cmocka_unit_test(h200_vm_guest),
 		cmocka_unit_test(iommu_off_remedies),
+		cmocka_unit_test(vendor_param_follows_firmware),
 		cmocka_unit_test(text_output),
 	};
 

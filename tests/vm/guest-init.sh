@@ -38,6 +38,7 @@ for arg in $CMDLINE; do
 	pa_scenario=*) SCENARIO=${arg#pa_scenario=} ;;
 	pa_vfio=*) VFIO_BDF=${arg#pa_vfio=} ;;
 	pa_remove=*) REMOVE_BDF=${arg#pa_remove=} ;;
+	pa_explain=*) EXPLAIN=${arg#pa_explain=} ;;
 	pa_p2p_do=*) P2P_DO=${arg#pa_p2p_do=} ;;
 	pa_acs_set=*) ACS_SET=${arg#pa_acs_set=} ;;
 	esac
@@ -249,6 +250,18 @@ snapshot "$R/snap1"
 if [ $HAVE = 1 ]; then
 	$T $CLI report >"$R/report.txt" 2>"$R/report-text.err"
 	fact text_report_rc $?
+	# Policy verdicts per profile, before the ACS change below; the oracle
+	# holds them against what the topology is built to pass or fail.
+	# Human views, kept with the results for the docs (pa_explain=A,B).
+	$T $CLI topo >"$R/topo.txt" 2>&1
+	if [ -n "$EXPLAIN" ]; then
+		$T $CLI p2p "${EXPLAIN%,*}" "${EXPLAIN#*,}" >"$R/p2p-explain.txt" 2>&1
+	fi
+	for prof in gpudirect vfio baseline; do
+		$T $CLI check --profile $prof --format json >"$R/check-$prof.json" 2>"$R/check-$prof.err"
+		echo $? >"$R/check-$prof.rc"
+		$T $CLI check --profile $prof --no-color >"$R/check-$prof.txt" 2>&1
+	done
 fi
 
 # Runtime change: flip one ACS control bit of the first root port that has

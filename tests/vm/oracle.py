@@ -1031,6 +1031,33 @@ class Checker:
                     break
         self.count("dmesg")
 
+    # Exit status of `check` per verdict, as README documents it.
+    CHECK_RC = {"pass": 0, "fail": 1, "warn": 8}
+
+    def check_verdicts(self, results, expects):
+        """check.PROFILE=VERDICT[:RULE]: the topology is built to give that
+        verdict, and to fail (or warn) for that rule's reason."""
+        for key, val in expects.items():
+            prof = key[len("check."):]
+            want, _, rule = val.partition(":")
+            w = f"expect {key}={val}"
+            self.count("check verdict")
+            try:
+                out = json.loads(read_text(os.path.join(results, f"check-{prof}.json")))
+                rc = int(read_text(os.path.join(results, f"check-{prof}.rc")).strip())
+            except (OSError, ValueError) as exc:
+                self.err(w, f"no check output: {exc}")
+                continue
+            got = out.get("profiles", {}).get(prof)
+            if got != want:
+                self.err(w, f"verdict {got}")
+            if rc != self.CHECK_RC.get(want):
+                self.err(w, f"check exited {rc}")
+            if rule:
+                status = {r.get("id"): r.get("status") for r in out.get("rules", [])}.get(rule)
+                if status != want:
+                    self.err(w, f"rule {rule} is {status}, not {want}")
+
     def expectations(self, snap, expects):
         """The topology contains what it claims to (independent data only)."""
         lsp, sysfs = snap.lspci, snap.sysfs
@@ -1457,7 +1484,9 @@ def judge(results, expects, allow_missing=False, quiet=False):
         return c.errors
     for tag, snap in snaps.items():
         c.sources(tag, snap)
-    c.expectations(snaps["snap1"], expects)
+    c.check_verdicts(results, {k: v for k, v in expects.items() if k.startswith("check.")})
+    c.expectations(snaps["snap1"], {k: v for k, v in expects.items()
+                                    if not k.startswith("check.")})
     has_acs_root_port = any(
         d["express"] and d["express"]["type"] == "root_port" and d["acs"]
         for d in snaps["snap1"].lspci.values())

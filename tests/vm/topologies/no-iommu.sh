@@ -2,7 +2,8 @@
 # Sourced by run-topology.sh.
 TOPO_DESC="no IOMMU; ACS and disable-acs root ports; multifunction endpoint; switch; RCiEP"
 TOPO_CMDLINE=""
-TOPO_EXPECT=(iommu=none switch=1 multifunction=1 rc_endpoint=1 acs_off_root_port=1 downgraded=1)
+TOPO_EXPECT=(iommu=none switch=1 multifunction=1 rc_endpoint=1 acs_off_root_port=1 downgraded=1
+	check.gpudirect=pass check.vfio=fail:vfio.iommu-off check.baseline=warn:baseline.iommu-off)
 TOPO_ARGS=(
 	-device pcie-root-port,id=rp1,bus=pcie.0,addr=0x2.0,multifunction=on,chassis=1,port=1,x-speed=8,x-width=16
 	-device pcie-root-port,id=rp2,bus=pcie.0,addr=0x2.1,chassis=2,port=2,disable-acs=on

@@ -6,7 +6,7 @@ TOPO_DESC="P2PDMA kernel, VT-d, pci=disable_acs_redir= on one root port: below i
 TOPO_KERNEL=p2pdma
 # 00:02.2: its slot holds a switch upstream port (function 0) and an e1000e
 # (function 1), so pairs across the switch meet at the root port itself.
-TOPO_CMDLINE="intel_iommu=on pci=disable_acs_redir=0000:00:02.2 pa_p2p_do=0000:02:00.0,0000:02:00.1,0000:06:00.0"
+TOPO_CMDLINE="intel_iommu=on pci=disable_acs_redir=0000:00:02.2 pa_p2p_do=0000:02:00.0,0000:02:00.1,0000:06:00.0 pa_explain=0000:02:00.0,0000:02:00.1"
 TOPO_EXPECT=(iommu=intel p2pdma=1 cpu=not_zen switch=1 multifunction=1
 	p2p=acs_redir_disabled,bus_addr_rp,acs_redirect,switch,no_common,refused)
 TOPO_ARGS=(

@@ -2,7 +2,8 @@
 # Sourced by run-topology.sh.
 TOPO_DESC="Intel VT-d in passthrough (iommu=pt); PCIe-to-PCI bridge with conventional devices; SR-IOV NVMe with 2 VFs"
 TOPO_CMDLINE="intel_iommu=on iommu=pt"
-TOPO_EXPECT=(iommu=intel default_domain=identity pcie_to_pci_bridge=1 conventional=1 acs_off_root_port=1 sriov=1)
+TOPO_EXPECT=(iommu=intel default_domain=identity pcie_to_pci_bridge=1 conventional=1 acs_off_root_port=1 sriov=1
+	check.gpudirect=pass check.vfio=fail:vfio.group-shared)
 TOPO_ARGS=(
 	-device intel-iommu
 	-device pcie-root-port,id=rp1,bus=pcie.0,addr=0x2.0,multifunction=on,chassis=1,port=1,x-speed=16,x-width=16
