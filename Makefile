@@ -15,10 +15,11 @@ DEB_DEPS := build-essential pkg-config libnl-genl-3-dev libnl-3-dev libpci-dev \
 	linux-source-6.1 qemu-system-x86 busybox-static cpio kmod sparse python3 \
 	bc bison flex libelf-dev libssl-dev xz-utils dkms libyaml-dev prometheus \
 	linux-headers-cloud-amd64 linux-headers-rt-amd64 debhelper dh-dkms lintian \
-	python3-yaml
+	python3-yaml clang libclang-rt-14-dev
 
 .PHONY: all module cli deps check unit vm-test style sparse demo install \
-	module-install dkms-source dkms-install dkms-test deb-test doc-test clean
+	module-install dkms-source dkms-install dkms-test deb-test doc-test clean \
+	fuzz-smoke fuzz-long
 
 all: module cli
 
@@ -42,6 +43,14 @@ deps:
 unit: deps
 	$(MAKE) -C tests/unit run
 
+# libFuzzer harnesses of the CLI's parsers (tests/fuzz, docs/reliability.md):
+# about 25 s each in check, a million executions each in fuzz-long.
+fuzz-smoke: deps
+	$(MAKE) -C tests/fuzz smoke
+
+fuzz-long: deps
+	$(MAKE) -C tests/fuzz long
+
 vm-test: deps
 	@tests/vm/run-all.sh
 
@@ -57,7 +66,7 @@ deb-test: deps
 doc-test: deps
 	@tests/doc.sh
 
-check: deps unit style doc-test dkms-test deb-test vm-test
+check: deps unit fuzz-smoke style doc-test dkms-test deb-test vm-test
 	@echo "make check: all tests passed"
 
 demo: deps
@@ -97,4 +106,5 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
 	-$(MAKE) -C user clean
 	-$(MAKE) -C tests/unit clean
+	-$(MAKE) -C tests/fuzz clean
 	rm -rf build tests/vm/out
