@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Builds a pcieaudit test kernel from Debian's linux-source-6.1.
 #
-#   tests/kernels/build-kernel.sh p2pdma|debug
+#   tests/kernels/build-kernel.sh FLAVOUR
+#
+# FLAVOUR names a fragment next to this script: p2pdma, debug, minimal.
 #
 # Prints the output directory as the last line of stdout; everything else
 # goes to stderr. The directory is the kernel's object tree (O=), so it holds
@@ -28,13 +30,10 @@ SRC_TAR=/usr/src/$SRC_PKG.tar.xz
 log() { printf '[kernel] %s\n' "$*" >&2; }
 die() { printf '[kernel] ERROR: %s\n' "$*" >&2; exit 1; }
 
-usage() { die "usage: $0 p2pdma|debug"; }
+usage() { die "usage: $0 FLAVOUR (a tests/kernels/FLAVOUR.config other than base)"; }
 [[ $# -eq 1 ]] || usage
 FLAVOUR=$1
-case $FLAVOUR in
-p2pdma | debug) ;;
-*) usage ;;
-esac
+[[ $FLAVOUR =~ ^[a-z0-9]+$ && $FLAVOUR != base && -f $HERE/$FLAVOUR.config ]] || usage
 FRAGMENTS=("$HERE/base.config" "$HERE/$FLAVOUR.config")
 
 # ---- inputs and cache key -------------------------------------------------------
