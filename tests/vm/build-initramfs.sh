@@ -3,10 +3,14 @@
 # VM tests. Prints the path of the cpio.gz on stdout.
 #
 #   build-initramfs.sh [--flavour NAME --kernel-dir DIR --module KO]
+#                      [--init SCRIPT] [--prog SRC.c]... [--bin PATH]...
 #
 # With --flavour, the image is for a test kernel of tests/kernels/ instead
 # (DIR its object tree, KO pcieaudit.ko built against it): such kernels have
 # every driver the topologies need built in, so no modules are copied.
+# --init replaces guest-init.sh as /init (suites other than the oracle's:
+# stress, fuzzing); --prog compiles a C file, linked with libnl-genl, into
+# /usr/bin/<name>; --bin copies a host binary and its libraries.
 #
 # Cached: the output is named after a hash of every input (scripts, binaries,
 # libraries, modules, pcieaudit.ko, the CLI), so it is rebuilt exactly when
@@ -16,12 +20,15 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-FLAVOUR='' KDIR=''
+FLAVOUR='' KDIR='' INIT=$VM_DIR/guest-init.sh PROGS=() EXTRA_BINS=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--flavour) FLAVOUR=$2; shift 2 ;;
 	--kernel-dir) KDIR=$2; shift 2 ;;
 	--module) MODULE_KO=$2; shift 2 ;;
+	--init) INIT=$(realpath "$2"); shift 2 ;;
+	--prog) PROGS+=("$(realpath "$2")"); shift 2 ;;
+	--bin) EXTRA_BINS+=("$(realpath "$2")"); shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
@@ -82,7 +89,7 @@ if [[ -f $MODULE_KO ]]; then
 fi
 [[ ${#MOD_FILES[@]} -eq 0 ]] || mapfile -t MOD_FILES < <(printf '%s\n' "${MOD_FILES[@]}" | sort -u)
 
-BINS=(/usr/bin/lspci /usr/bin/setpci)
+BINS=(/usr/bin/lspci /usr/bin/setpci "${EXTRA_BINS[@]}")
 [[ -x $CLI_BIN ]] && BINS+=("$CLI_BIN")
 
 # Shared objects of the dynamic binaries, including the loader.
@@ -92,8 +99,8 @@ mapfile -t LIBS < <(
 	done | sort -u
 )
 
-INPUT_FILES=("$0" "$VM_DIR/lib.sh" "$VM_DIR/guest-init.sh" "$VM_DIR/vfio-hold.c" "$VM_DIR/dump-probe.c"
-	"$VM_DIR/p2p-probe.c" "$REPO_ROOT/include/uapi/linux/pcieaudit.h" "$BUSYBOX" "$PCI_IDS"
+INPUT_FILES=("$0" "$VM_DIR/lib.sh" "$INIT" "$VM_DIR/vfio-hold.c" "$VM_DIR/dump-probe.c"
+	"$VM_DIR/p2p-probe.c" "${PROGS[@]}" "$REPO_ROOT/include/uapi/linux/pcieaudit.h" "$BUSYBOX" "$PCI_IDS"
 	"${BINS[@]}" "${LIBS[@]}" "${MOD_FILES[@]}" "$MODDIR/modules.builtin")
 [[ -f $MODDIR/modules.order ]] && INPUT_FILES+=("$MODDIR/modules.order")
 [[ -f $MODULE_KO ]] && INPUT_FILES+=("$MODULE_KO")
@@ -111,8 +118,10 @@ KEY=$({
 } | sha256sum | cut -c1-16)
 
 mkdir -p "$OUT_DIR"
-# One image per kernel flavour; the stock one keeps its plain name.
-PREFIX=initramfs-${FLAVOUR:+$FLAVOUR-}
+# One image per kernel flavour and init; the stock one keeps its plain name.
+INIT_TAG=
+[[ $INIT == "$VM_DIR/guest-init.sh" ]] || INIT_TAG=$(basename "$INIT" .sh)
+PREFIX=initramfs-${FLAVOUR:+$FLAVOUR-}${INIT_TAG:+$INIT_TAG-}
 IMG=$OUT_DIR/$PREFIX$KEY.cpio.gz
 if [[ -s $IMG ]]; then
 	log "initramfs cached: ${IMG#"$REPO_ROOT"/}"
@@ -150,6 +159,12 @@ gcc -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -I"$REPO_ROOT/include/u
 gcc -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -I"$REPO_ROOT/include/uapi" \
 	$(pkg-config --cflags libnl-genl-3.0) -o "$STAGE/usr/bin/p2p-probe" \
 	"$VM_DIR/p2p-probe.c" $(pkg-config --libs libnl-genl-3.0)
+for src in "${PROGS[@]}"; do
+	# shellcheck disable=SC2046 # pkg-config output is a list of flags
+	gcc -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -I"$REPO_ROOT/include/uapi" \
+		$(pkg-config --cflags libnl-genl-3.0) -o "$STAGE/usr/bin/$(basename "$src" .c)" \
+		"$src" $(pkg-config --libs libnl-genl-3.0)
+done
 for l in "${LIBS[@]}"; do
 	mkdir -p "$STAGE$(dirname "$l")"
 	cp -L "$l" "$STAGE$l"
@@ -185,7 +200,7 @@ nogroup:x:65534:
 EOF
 printf '/bin/sh\n' >"$STAGE/etc/shells"
 
-install -m 0755 "$VM_DIR/guest-init.sh" "$STAGE/init"
+install -m 0755 "$INIT" "$STAGE/init"
 
 TMP_IMG=$(mktemp "$OUT_DIR/initramfs.XXXXXX")
 (cd "$STAGE" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |

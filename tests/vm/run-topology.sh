@@ -1,5 +1,5 @@
 #!/bin/bash
-# run-topology.sh [--timeout SECONDS] NAME
+# run-topology.sh [--timeout SECONDS] NAME|PATH.sh
 #
 # Boots topologies/NAME.sh under QEMU TCG with the test initramfs, pulls the
 # guest's results out of the ttyS1 payload into out/NAME/results/ and runs the
@@ -12,7 +12,7 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-TIMEOUT=${PCIEAUDIT_VM_TIMEOUT:-180}
+TIMEOUT=${PCIEAUDIT_VM_TIMEOUT:-}
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--timeout) TIMEOUT=$2; shift 2 ;;
@@ -26,13 +26,33 @@ if [[ $# -ne 1 ]]; then
 	names=("${names[@]##*/}")
 	die "usage: $0 [--timeout S] NAME (one of: ${names[*]%.sh})"
 fi
-NAME=$1
-TOPO=$VM_DIR/topologies/$NAME.sh
+# A bare name is one of topologies/; a path is a suite's own topology file
+# (tests/stress, ...), which may also set:
+#   TOPO_INIT     guest /init instead of guest-init.sh
+#   TOPO_PROGS    C programs compiled into the image (build-initramfs --prog)
+#   TOPO_BINS     host binaries copied into the image (--bin)
+#   TOPO_CHECK    host command judging out/NAME/results instead of oracle.py
+#                 (run with the results directory as its last argument)
+#   TOPO_TIMEOUT  seconds before QEMU is killed (default 180)
+#   TOPO_SMP      guest CPUs (default 1)
+if [[ $1 == */* ]]; then
+	TOPO=$(realpath "$1")
+	NAME=$(basename "$TOPO" .sh)
+else
+	NAME=$1
+	TOPO=$VM_DIR/topologies/$NAME.sh
+fi
 [[ -f $TOPO ]] || die "no topology $TOPO"
 
 TOPO_DESC='' TOPO_CMDLINE='' TOPO_EXPECT=() TOPO_ARGS=() TOPO_MEM=768 TOPO_CPU=qemu64 TOPO_KERNEL=''
+TOPO_INIT='' TOPO_PROGS=() TOPO_BINS=() TOPO_CHECK=() TOPO_TIMEOUT='' TOPO_SMP=1
 # shellcheck source=/dev/null
 . "$TOPO"
+[[ -n $TIMEOUT ]] || TIMEOUT=${TOPO_TIMEOUT:-180}
+IMG_ARGS=()
+[[ -z $TOPO_INIT ]] || IMG_ARGS+=(--init "$TOPO_INIT")
+for p in "${TOPO_PROGS[@]}"; do IMG_ARGS+=(--prog "$p"); done
+for b in "${TOPO_BINS[@]}"; do IMG_ARGS+=(--bin "$b"); done
 
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (qemu-system-x86)"
 EXTRA_CMDLINE=
@@ -56,13 +76,13 @@ if ! have_artifacts; then
 fi
 
 if [[ -n $TOPO_KERNEL ]]; then
-	IMG=$("$VM_DIR/build-initramfs.sh" --flavour "$TOPO_KERNEL" --kernel-dir "$KDIR" --module "$MODULE_KO")
+	IMG=$("$VM_DIR/build-initramfs.sh" --flavour "$TOPO_KERNEL" --kernel-dir "$KDIR" --module "$MODULE_KO" "${IMG_ARGS[@]}")
 else
 	KVER=$(detect_kver)
 	export KVER
 	KERNEL=/boot/vmlinuz-$KVER
 	[[ -r $KERNEL ]] || die "cannot read $KERNEL"
-	IMG=$("$VM_DIR/build-initramfs.sh")
+	IMG=$("$VM_DIR/build-initramfs.sh" "${IMG_ARGS[@]}")
 fi
 
 RES=$OUT_DIR/$NAME
@@ -75,7 +95,7 @@ mkdir -p "$RES"
 # guest panic into an immediate QEMU exit instead of a hang.
 # shellcheck disable=SC2054 # commas belong to QEMU's option syntax
 QEMU=(qemu-system-x86_64
-	-machine q35,accel=tcg -cpu "$TOPO_CPU" -smp 1 -m "$TOPO_MEM"
+	-machine q35,accel=tcg -cpu "$TOPO_CPU" -smp "$TOPO_SMP" -m "$TOPO_MEM"
 	-nodefaults -nographic -no-reboot -monitor none
 	-serial "file:$RES/console.log" -serial "file:$RES/payload.txt"
 	-kernel "$KERNEL" -initrd "$IMG"
@@ -111,6 +131,17 @@ fi
 sed -n "/^$PAYLOAD_BEGIN/,/^$PAYLOAD_END/{/^=====/d;p}" "$RES/payload.txt" | tr -d '\r' |
 	base64 -d | tar -xzmf - -C "$RES" || fail "payload does not decode"
 log "$NAME: guest finished in ${elapsed}s"
+
+if [[ ${#TOPO_CHECK[@]} -gt 0 ]]; then
+	if "${TOPO_CHECK[@]}" "$RES/results" >"$RES/oracle.txt" 2>&1; then
+		cat "$RES/oracle.txt"
+		log "PASS $NAME (${elapsed}s)"
+		exit 0
+	fi
+	cat "$RES/oracle.txt" >&2
+	log "FAIL $NAME: ${TOPO_CHECK[0]##*/} rejected the results in ${RES#"$REPO_ROOT"/}/results"
+	exit 1
+fi
 
 ORACLE_ARGS=(--results "$RES/results")
 for e in "${TOPO_EXPECT[@]}"; do ORACLE_ARGS+=(--expect "$e"); done
