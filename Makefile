@@ -15,11 +15,11 @@ DEB_DEPS := build-essential pkg-config libnl-genl-3-dev libnl-3-dev libpci-dev \
 	linux-source-6.1 qemu-system-x86 busybox-static cpio kmod sparse python3 \
 	bc bison flex libelf-dev libssl-dev xz-utils dkms libyaml-dev prometheus \
 	linux-headers-cloud-amd64 linux-headers-rt-amd64 debhelper dh-dkms lintian \
-	python3-yaml clang libclang-rt-14-dev
+	python3-yaml clang libclang-rt-14-dev dwarves curl
 
 .PHONY: all module cli deps check unit vm-test style sparse demo install \
 	module-install dkms-source dkms-install dkms-test deb-test doc-test clean \
-	fuzz-smoke fuzz-long
+	fuzz-smoke fuzz-long compat-test
 
 all: module cli
 
@@ -57,6 +57,10 @@ vm-test: deps
 style:
 	tests/style.sh
 
+# pcieaudit.ko against Debian's 5.10 and 6.12 headers (fetched, not installed).
+compat-test: deps
+	@tests/compat-build.sh
+
 dkms-test: deps
 	@tests/dkms.sh
 
@@ -66,7 +70,7 @@ deb-test: deps
 doc-test: deps
 	@tests/doc.sh
 
-check: deps unit fuzz-smoke style doc-test dkms-test deb-test vm-test
+check: deps unit fuzz-smoke style doc-test compat-test dkms-test deb-test vm-test
 	@echo "make check: all tests passed"
 
 demo: deps

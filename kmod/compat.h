@@ -90,6 +90,18 @@ static inline struct device *pcieaudit_iommu_instance(struct device *dev)
 }
 
 /*
+ * The host bridge above a bus. pci_find_host_bridge() is exported by v6.1
+ * but not by v5.10 (Debian's 5.10.223 Module.symvers lacks it), so this is
+ * its body: the root bus's bridge device is the host bridge's.
+ */
+static inline struct pci_host_bridge *pcieaudit_find_host_bridge(struct pci_bus *bus)
+{
+	while (bus->parent)
+		bus = bus->parent;
+	return to_pci_host_bridge(bus->bridge);
+}
+
+/*
  * ACS capability offset cached in pci_dev: 52fbf5bdeeef ("PCI: Cache ACS
  * capability offset in device", v5.9).
  */

@@ -77,16 +77,21 @@ void pcieaudit_iommu_read(struct device *dev, struct pcieaudit_iommu *io)
 		strscpy(io->instance, dev_name(inst), sizeof(io->instance));
 }
 
-struct ids_ctx {
-	int *ids;
-	unsigned int n;
+struct groups_ctx {
+	struct pcieaudit_group_batch *b;
 	int from;
 };
 
-/* Insertion into a sorted, duplicate-free array of group ids. */
+/*
+ * Insertion into a sorted, duplicate-free batch. Each entry keeps the
+ * reference iommu_group_get() took: the core has no group iterator, and
+ * iommu_group_get_by_id() is gone after v6.2 (absent from 6.12's headers),
+ * so a group is only ever reached through a device in it.
+ */
 static int collect_group(struct device *dev, void *data)
 {
-	struct ids_ctx *ctx = data;
+	struct groups_ctx *ctx = data;
+	struct pcieaudit_group_batch *b = ctx->b;
 	struct iommu_group *group;
 	unsigned int i;
 	int id;
@@ -95,42 +100,58 @@ static int collect_group(struct device *dev, void *data)
 	if (!group)
 		return 0;
 	id = iommu_group_id(group);
-	iommu_group_put(group);
 
 	if (id < ctx->from)
-		return 0;
-	for (i = 0; i < ctx->n; i++)
-		if (ctx->ids[i] == id)
-			return 0;
-	if (ctx->n == PCIEAUDIT_GROUP_BATCH) {
-		if (id > ctx->ids[ctx->n - 1])
-			return 0;
-		ctx->n--;
+		goto skip;
+	for (i = 0; i < b->n; i++)
+		if (b->ids[i] == id)
+			goto skip;
+	if (b->n == PCIEAUDIT_GROUP_BATCH) {
+		if (id > b->ids[b->n - 1])
+			goto skip;
+		iommu_group_put(b->groups[--b->n]);
 	}
-	for (i = ctx->n; i > 0 && ctx->ids[i - 1] > id; i--)
-		ctx->ids[i] = ctx->ids[i - 1];
-	ctx->ids[i] = id;
-	ctx->n++;
+	for (i = b->n; i > 0 && b->ids[i - 1] > id; i--) {
+		b->ids[i] = b->ids[i - 1];
+		b->groups[i] = b->groups[i - 1];
+	}
+	b->ids[i] = id;
+	b->groups[i] = group;
+	b->n++;
+	return 0;
+skip:
+	iommu_group_put(group);
 	return 0;
 }
 
 /**
- * pcieaudit_group_ids_collect - the next IOMMU groups holding PCI functions
- * @ids: filled with up to PCIEAUDIT_GROUP_BATCH ids in ascending order
+ * pcieaudit_groups_collect - the next IOMMU groups holding PCI functions
+ * @b: filled with up to PCIEAUDIT_GROUP_BATCH groups in ascending id order,
+ *     each with a reference; release with pcieaudit_groups_release()
  * @from: smallest id to include
  *
- * The IOMMU core has no group iterator, so groups are found through the
- * PCI functions in them. Fewer than PCIEAUDIT_GROUP_BATCH ids means there
- * are no more.
+ * Fewer than PCIEAUDIT_GROUP_BATCH groups means there are no more.
  *
- * Return: the number of ids.
+ * Return: the number of groups.
  */
-unsigned int pcieaudit_group_ids_collect(int *ids, int from)
+unsigned int pcieaudit_groups_collect(struct pcieaudit_group_batch *b,
+				      int from)
 {
-	struct ids_ctx ctx = { .ids = ids, .from = from };
+	struct groups_ctx ctx = { .b = b, .from = from };
 
+	b->n = 0;
 	bus_for_each_dev(&pci_bus_type, NULL, &ctx, collect_group);
-	return ctx.n;
+	return b->n;
+}
+
+/**
+ * pcieaudit_groups_release - drop the references of a collected batch
+ * @b: the batch
+ */
+void pcieaudit_groups_release(struct pcieaudit_group_batch *b)
+{
+	while (b->n)
+		iommu_group_put(b->groups[--b->n]);
 }
 
 static int summarise(struct device *dev, void *data)
@@ -157,16 +178,17 @@ static int summarise(struct device *dev, void *data)
  */
 void pcieaudit_iommu_summary_read(struct pcieaudit_iommu_summary *s)
 {
-	int ids[PCIEAUDIT_GROUP_BATCH];
+	struct pcieaudit_group_batch b;
 	unsigned int n;
 	int from = 0;
 
 	memset(s, 0, sizeof(*s));
 	bus_for_each_dev(&pci_bus_type, NULL, s, summarise);
 	do {
-		n = pcieaudit_group_ids_collect(ids, from);
+		n = pcieaudit_groups_collect(&b, from);
 		s->groups += n;
 		if (n)
-			from = ids[n - 1] + 1;
+			from = b.ids[n - 1] + 1;
+		pcieaudit_groups_release(&b);
 	} while (n == PCIEAUDIT_GROUP_BATCH);
 }

@@ -23,11 +23,21 @@ struct pcieaudit_iommu_summary {
 	bool any_dma_fq;	/* a lazy translated domain is attached */
 };
 
-/* Group ids handed out per walk step. */
+/* Groups handed out per walk step, each with a reference. */
 #define PCIEAUDIT_GROUP_BATCH 16
 
+struct iommu_group;
+
+struct pcieaudit_group_batch {
+	unsigned int n;
+	int ids[PCIEAUDIT_GROUP_BATCH];
+	struct iommu_group *groups[PCIEAUDIT_GROUP_BATCH];
+};
+
 void pcieaudit_iommu_read(struct device *dev, struct pcieaudit_iommu *io);
-unsigned int pcieaudit_group_ids_collect(int *ids, int from);
+unsigned int pcieaudit_groups_collect(struct pcieaudit_group_batch *b,
+				      int from);
+void pcieaudit_groups_release(struct pcieaudit_group_batch *b);
 void pcieaudit_iommu_summary_read(struct pcieaudit_iommu_summary *s);
 
 #endif /* _PCIEAUDIT_IOMMU_FACTS_H */

@@ -425,23 +425,17 @@ static int put_member(struct device *dev, void *data)
 }
 
 static int put_group_msg(struct sk_buff *skb, struct netlink_callback *cb,
-			 int id)
+			 struct iommu_group *group, int id)
 {
 	struct member_ctx ctx = { .skb = skb };
-	struct iommu_group *group;
 	void *hdr;
 	int err;
 
-	group = iommu_group_get_by_id(id);
-	if (!group)
-		return 0;	/* went away since its id was collected */
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &pcieaudit_family, NLM_F_MULTI,
 			  PCIEAUDIT_CMD_GROUP_GET);
-	if (!hdr) {
-		err = -EMSGSIZE;
-		goto out_put;
-	}
+	if (!hdr)
+		return -EMSGSIZE;
 	genl_dump_check_consistent(cb, hdr);
 	err = nla_put_u32(skb, PCIEAUDIT_A_GROUP_ID, id);
 	if (!err)
@@ -453,14 +447,12 @@ static int put_group_msg(struct sk_buff *skb, struct netlink_callback *cb,
 		genlmsg_cancel(skb, hdr);
 	else
 		genlmsg_end(skb, hdr);
-out_put:
-	iommu_group_put(group);
 	return err;
 }
 
 static int group_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	int ids[PCIEAUDIT_GROUP_BATCH];
+	struct pcieaudit_group_batch b;
 	int next = cb->args[0];
 	bool full = false;
 	unsigned int i, n;
@@ -471,12 +463,13 @@ static int group_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	pci_lock_rescan_remove();
 	cb->seq = pcieaudit_generation();
 	do {
-		n = pcieaudit_group_ids_collect(ids, next);
+		n = pcieaudit_groups_collect(&b, next);
 		for (i = 0; i < n && !full; i++) {
-			full = put_group_msg(skb, cb, ids[i]) != 0;
+			full = put_group_msg(skb, cb, b.groups[i], b.ids[i]);
 			if (!full)
-				next = ids[i] + 1;
+				next = b.ids[i] + 1;
 		}
+		pcieaudit_groups_release(&b);
 	} while (!full && n == PCIEAUDIT_GROUP_BATCH);
 	pci_unlock_rescan_remove();
 

@@ -72,7 +72,7 @@ static const struct {
  */
 struct pci_dev *pcieaudit_p2p_host_bridge_dev(struct pci_dev *pdev)
 {
-	struct pci_host_bridge *host = pci_find_host_bridge(pdev->bus);
+	struct pci_host_bridge *host = pcieaudit_find_host_bridge(pdev->bus);
 	struct pci_dev *root;
 
 	root = list_first_entry_or_null(&host->bus->devices, struct pci_dev,
@@ -123,7 +123,7 @@ bool pcieaudit_p2p_whitelisted(struct pci_dev *a, struct pci_dev *b,
 	struct pci_dev *root_b = pcieaudit_p2p_host_bridge_dev(b);
 
 	*warns = false;
-	if (pci_find_host_bridge(a->bus) == pci_find_host_bridge(b->bus))
+	if (pcieaudit_find_host_bridge(a->bus) == pcieaudit_find_host_bridge(b->bus))
 		return host_whitelisted(root_a, true, warns);
 	return host_whitelisted(root_a, false, warns) &&
 	       host_whitelisted(root_b, false, warns);

@@ -26,6 +26,7 @@ const char *pa_remedy_kind_name(enum pa_remedy_kind kind)
 		[PA_REMEDY_HYPERVISOR]		= "hypervisor",
 		[PA_REMEDY_HARDWARE]		= "hardware",
 		[PA_REMEDY_COMMAND]		= "command",
+		[PA_REMEDY_KERNEL]		= "kernel",
 	};
 
 	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : NULL;
@@ -215,11 +216,20 @@ static bool no_iommu_table(const struct pa_report *rep)
 	       !strcmp(rep->host.iommu_table, "none");
 }
 
+bool pa_check_iommu_not_built(const struct pa_report *rep)
+{
+	/* Only the module knows the build; its reports carry its version. */
+	return rep->info.module_version &&
+	       !(rep->info.features & PCIEAUDIT_F_IOMMU_API);
+}
+
 const char *pa_check_iommu_why(const struct pa_check *c)
 {
 	const struct pa_report *rep = c->rep;
 	const char *table = rep->has_host ? rep->host.iommu_table : NULL;
 
+	if (pa_check_iommu_not_built(rep))
+		return ": this kernel is built without IOMMU support (CONFIG_IOMMU_API is off), so no firmware setting or kernel parameter can turn it on";
 	if (c->has_cmdline && iommu_off_param(c))
 		return ": a kernel parameter turns it off";
 	if (table && !strcmp(table, "DMAR"))
@@ -245,8 +255,14 @@ struct pa_remedy pa_check_iommu_remedy(const struct pa_check *c,
 	bool intel = pa_check_cpu_is(rep, PA_CPU_INTEL);
 	bool vt_d = rep->has_host && rep->host.iommu_table &&
 		    !strcmp(rep->host.iommu_table, "DMAR");
+	bool ivrs = rep->has_host && rep->host.iommu_table &&
+		    !strcmp(rep->host.iommu_table, "IVRS");
 	bool vm = rep->has_host && rep->host.hypervisor == 1;
 
+	if (pa_check_iommu_not_built(rep)) {
+		snprintf(buf, len, "boot a kernel built with CONFIG_IOMMU_API and the IOMMU driver (CONFIG_INTEL_IOMMU, CONFIG_AMD_IOMMU), such as Debian's linux-image-amd64");
+		return (struct pa_remedy){ PA_REMEDY_KERNEL, buf };
+	}
 	if (off) {
 		snprintf(buf, len, "%s", off->text);
 		return (struct pa_remedy){ PA_REMEDY_CMDLINE_REMOVE, buf };
@@ -262,9 +278,10 @@ struct pa_remedy pa_check_iommu_remedy(const struct pa_check *c,
 		snprintf(buf, len, "give the VM a virtual IOMMU (QEMU: -device intel-iommu,caching-mode=on or virtio-iommu-pci; in a cloud, an instance type that has one)");
 		return (struct pa_remedy){ PA_REMEDY_HYPERVISOR, buf };
 	}
-	if (intel)
+	/* The firmware's table names the IOMMU; the CPU only hints at it. */
+	if (vt_d || (intel && !ivrs))
 		snprintf(buf, len, "enable Intel VT-d in the firmware setup");
-	else if (pa_check_cpu_is(rep, PA_CPU_AMD))
+	else if (ivrs || pa_check_cpu_is(rep, PA_CPU_AMD))
 		snprintf(buf, len, "enable the IOMMU (AMD-Vi) in the firmware setup");
 	else
 		snprintf(buf, len, "enable VT-d or AMD-Vi (IOMMU) in the firmware setup; a VM needs a virtual IOMMU from its hypervisor");

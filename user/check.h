@@ -24,6 +24,7 @@ enum pa_remedy_kind {
 	PA_REMEDY_HYPERVISOR,		/* the VM's configuration, outside it */
 	PA_REMEDY_HARDWARE,		/* slots, cards, risers */
 	PA_REMEDY_COMMAND,		/* something to run */
+	PA_REMEDY_KERNEL,		/* a kernel built with other options */
 };
 
 struct pa_remedy {
@@ -142,6 +143,9 @@ struct pa_remedy pa_check_iommu_remedy(const struct pa_check *c,
 /* Why no IOMMU serves the devices, as far as the host facts tell: a
  * clause for a finding's message, "" when they tell nothing. */
 const char *pa_check_iommu_why(const struct pa_check *c);
+
+/* The module says the kernel has no CONFIG_IOMMU_API. */
+bool pa_check_iommu_not_built(const struct pa_report *rep);
 
 /* Whether the host's CPU vendor is vendor (PA_CPU_INTEL, PA_CPU_AMD). */
 bool pa_check_cpu_is(const struct pa_report *rep, const char *vendor);

@@ -73,6 +73,8 @@ static const char *remedy_label(enum pa_remedy_kind kind)
 		return "hypervisor";
 	case PA_REMEDY_HARDWARE:
 		return "hardware";
+	case PA_REMEDY_KERNEL:
+		return "kernel";
 	default:
 		return "command";
 	}

@@ -481,29 +481,40 @@ static void iommu_off_remedies(void **state)
 		int hypervisor;
 		enum pa_remedy_kind kind;
 		const char *remedy, *why;
+		bool no_iommu_api;	/* the module says CONFIG_IOMMU_API is off */
 	} cases[] = {
 		{ "ro intel_iommu=off", "GenuineIntel", "DMAR", 0,
-		  PA_REMEDY_CMDLINE_REMOVE, "intel_iommu=off", "a kernel parameter turns it off" },
+		  PA_REMEDY_CMDLINE_REMOVE, "intel_iommu=off", "a kernel parameter turns it off", false },
 		{ "ro iommu=off", "AuthenticAMD", "IVRS", 0,
-		  PA_REMEDY_CMDLINE_REMOVE, "iommu=off", "a kernel parameter turns it off" },
+		  PA_REMEDY_CMDLINE_REMOVE, "iommu=off", "a kernel parameter turns it off", false },
 		{ "ro", "GenuineIntel", "DMAR", 0,
-		  PA_REMEDY_CMDLINE_ADD, "intel_iommu=on", "(ACPI DMAR table)" },
+		  PA_REMEDY_CMDLINE_ADD, "intel_iommu=on", "(ACPI DMAR table)", false },
 		/* A vIOMMU in a VM is described as on bare metal. */
 		{ "ro", "GenuineIntel", "DMAR", 1,
-		  PA_REMEDY_CMDLINE_ADD, "intel_iommu=on", "(ACPI DMAR table)" },
+		  PA_REMEDY_CMDLINE_ADD, "intel_iommu=on", "(ACPI DMAR table)", false },
 		{ "ro", "GenuineIntel", NULL, 0,
-		  PA_REMEDY_CMDLINE_ADD, "intel_iommu=on", "Debian's" },
+		  PA_REMEDY_CMDLINE_ADD, "intel_iommu=on", "Debian's", false },
 		{ "ro", "GenuineIntel", "none", 1,
-		  PA_REMEDY_HYPERVISOR, "give the VM a virtual IOMMU", "this VM has no virtual IOMMU" },
+		  PA_REMEDY_HYPERVISOR, "give the VM a virtual IOMMU", "this VM has no virtual IOMMU", false },
 		/* A VM without ACPI tables to list (Firecracker). */
 		{ "ro", "GenuineIntel", NULL, 1,
-		  PA_REMEDY_HYPERVISOR, "give the VM a virtual IOMMU", "this VM shows no virtual IOMMU" },
+		  PA_REMEDY_HYPERVISOR, "give the VM a virtual IOMMU", "this VM shows no virtual IOMMU", false },
 		{ "ro", "GenuineIntel", "none", 0,
-		  PA_REMEDY_BIOS, "enable Intel VT-d in the firmware setup", "the firmware describes none" },
+		  PA_REMEDY_BIOS, "enable Intel VT-d in the firmware setup", "the firmware describes none", false },
 		{ "ro", "AuthenticAMD", "none", 0,
-		  PA_REMEDY_BIOS, "enable the IOMMU (AMD-Vi) in the firmware setup", "the firmware describes none" },
+		  PA_REMEDY_BIOS, "enable the IOMMU (AMD-Vi) in the firmware setup", "the firmware describes none", false },
 		{ "ro intel_iommu=on", "GenuineIntel", "DMAR", 0,
-		  PA_REMEDY_BIOS, "enable Intel VT-d", "did not enable it" },
+		  PA_REMEDY_BIOS, "enable Intel VT-d", "did not enable it", false },
+		/* QEMU's default CPU is AMD's; the DMAR table still means VT-d. */
+		{ "ro intel_iommu=on", "AuthenticAMD", "DMAR", 1,
+		  PA_REMEDY_BIOS, "enable Intel VT-d", "(ACPI DMAR table)", false },
+		/* No firmware setting or parameter helps a kernel without it. */
+		{ "ro intel_iommu=on", "AuthenticAMD", "DMAR", 1,
+		  PA_REMEDY_KERNEL, "boot a kernel built with CONFIG_IOMMU_API",
+		  "built without IOMMU support", true },
+		{ "ro", "GenuineIntel", "DMAR", 0,
+		  PA_REMEDY_KERNEL, "boot a kernel built with CONFIG_IOMMU_API",
+		  "built without IOMMU support", true },
 	};
 	struct pa_policy pol;
 
@@ -519,6 +530,10 @@ static void iommu_off_remedies(void **state)
 		rep.host.cpu_vendor = strdup(cases[i].vendor);
 		rep.host.iommu_table = cases[i].table ? strdup(cases[i].table) : NULL;
 		rep.host.hypervisor = cases[i].hypervisor;
+		if (cases[i].no_iommu_api) {
+			rep.info.module_version = strdup("0.1.0");
+			rep.info.features = PCIEAUDIT_F_PCI_IOV;
+		}
 		assert_int_equal(pa_check_run(&rep, &pol, &c), 0);
 		assert_int_equal(c.findings[0].rule, PA_BL_IOMMU_OFF);
 		if (c.findings[0].remedy_kind != cases[i].kind ||

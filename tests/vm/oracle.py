@@ -77,6 +77,9 @@ DMESG_BAD = ["BUG:", "WARNING:", "Oops", "general protection", "KASAN", "UBSAN"]
 # What the guest records: snap1 (after insmod), snap2 (after the setpci ACS
 # change), vfio (a function's group held in a VFIO container; optional).
 SNAPSHOTS = ("snap1", "snap2", "vfio")
+# info.features bits that only say how the kernel was built, and the option.
+BUILD_FEATURES = {"p2pdma": "CONFIG_PCI_P2PDMA", "iommu_api": "CONFIG_IOMMU_API",
+                  "pci_iov": "CONFIG_PCI_IOV", "pci_ats": "CONFIG_PCI_ATS"}
 
 BDF_RE = re.compile(r"^([0-9a-f]{4}):([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])$")
 
@@ -407,6 +410,7 @@ class Checker:
         self.counts = {}
         self.names = None
         self.kernel = None
+        self.kconfig = None
         self.default_mode = None
         self.held = set()
         self.p2p_stats = None
@@ -640,6 +644,11 @@ class Checker:
         feats = info.get("features")
         if isinstance(feats, dict):
             self.eq(where, "info.features.iommu_present", feats.get("iommu_present"), bool(groups))
+            # What the kernel was built with, from its own .config.
+            for feat, sym in BUILD_FEATURES.items():
+                if self.kconfig is not None:
+                    self.eq(where, f"info.features.{feat}", feats.get(feat),
+                            self.kconfig.get(sym) == "y")
         else:
             self.err(where, f"info.features not an object: {fmt(feats)}")
         types = {g["type"] for g in groups.values()}
@@ -1495,6 +1504,8 @@ def judge(results, expects, allow_missing=False, quiet=False):
     c.dmesg(results)
 
     c.kernel = facts.get("kernel")
+    kconfig = os.path.join(results, "kernel.config")
+    c.kconfig = read_kv(kconfig) if os.path.exists(kconfig) else None
     c.default_mode = boot_default_mode(results)
     missing = facts.get("artifacts") == "missing"
     if missing and not allow_missing:
@@ -1504,6 +1515,15 @@ def judge(results, expects, allow_missing=False, quiet=False):
             c.err("insmod", f"insmod pcieaudit.ko exited {facts.get('insmod_rc')}")
         if facts.get("text_report_rc") != "0":
             c.err("text report", f"pcieaudit-cli report exited {facts.get('text_report_rc')}")
+        # A kernel without the IOMMU API must be named as such, not as "none".
+        header = read_text(os.path.join(results, "report.txt")).split("\n", 1)[0] \
+            if os.path.exists(os.path.join(results, "report.txt")) else ""
+        if c.kconfig is not None and header:
+            built = c.kconfig.get("CONFIG_IOMMU_API") == "y"
+            says = "IOMMU not built (CONFIG_IOMMU_API off)" in header
+            if built == says:
+                c.err("text report", f"header {header!r} with CONFIG_IOMMU_API "
+                      f"{'on' if built else 'off'}")
         reps = {}
         for tag, snap in snaps.items():
             c.held = {int(facts["vfio_group"])} if tag == "vfio" and "vfio_group" in facts else set()
@@ -1549,7 +1569,7 @@ def boot_default_mode(results):
     return {"Passthrough": "passthrough", "Translated": "translated"}.get(m.group(1)) if m else None
 
 
-def synth_report(snap, kernel, default_mode):
+def synth_report(snap, kernel, default_mode, kconfig=None):
     """A report as a correct pcieaudit would print it, from independent data."""
     devs = []
     for bdf in sorted(snap.sysfs):
@@ -1574,7 +1594,9 @@ def synth_report(snap, kernel, default_mode):
     types = {g["type"] for g in expected_groups(snap).values()}
     info = {"device_count": len(devs), "group_count": len(groups),
             "kernel_release": kernel,
-            "features": {"iommu_present": bool(groups)},
+            "features": dict({"iommu_present": bool(groups)},
+                             **{f: (kconfig or {}).get(sym) == "y"
+                                for f, sym in BUILD_FEATURES.items() if kconfig is not None}),
             "iommu_default_mode": (default_mode or "translated") if groups else None,
             "iommu_strict": ("lazy" if "DMA-FQ" in types else "strict" if "DMA" in types
                              else None) if groups else None}
@@ -1769,6 +1791,19 @@ def _mutations(change_bdf, vfio_group):
         with open(os.path.join(results, "dmesg.txt"), "a", encoding="utf-8") as f:
             f.write("[   9.000000] BUG: kernel NULL pointer dereference, address: 0000000000000008\n")
 
+    def kconfig_flip_iommu_api(results):
+        path = os.path.join(results, "kernel.config")
+        lines = read_text(path).splitlines()
+        kept = [ln for ln in lines if not ln.startswith("CONFIG_IOMMU_API=")]
+        if len(kept) == len(lines):
+            kept.append("CONFIG_IOMMU_API=y")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("".join(f"{ln}\n" for ln in kept))
+
+    def kconfig_iov_built(results):
+        with open(os.path.join(results, "kernel.config"), "a", encoding="utf-8") as f:
+            f.write("CONFIG_PCI_IOV=n\n")
+
     def insmod_failed(results):
         with open(os.path.join(results, "facts.txt"), "a", encoding="utf-8") as f:
             f.write("insmod_rc=1\n")
@@ -1785,7 +1820,8 @@ def _mutations(change_bdf, vfio_group):
     out.append(("vfio_domain_not_unmanaged", "vfio", vfio_domain))
     out.append(("vfio_wrong_default", "vfio", vfio_default))
     out += [(f.__name__, None, f) for f in (errpath, errpath_unpriv, dmesg_warn,
-                                               dmesg_bug, insmod_failed)]
+                                               dmesg_bug, insmod_failed,
+                                               kconfig_flip_iommu_api, kconfig_iov_built)]
     return out
 
 
@@ -1810,13 +1846,22 @@ def selftest(fixture):
             f.write("done parts 1 rc 0\n")
         facts = read_kv(os.path.join(good, "facts.txt"))
         p2pdma = facts.get("p2pdma_kallsyms", "0") != "0"
+        # The build options of the kernel that produced the fixture.
+        kconfig = {"CONFIG_PCI_IOV": "y", "CONFIG_PCI_ATS": "y"}
+        if p2pdma:
+            kconfig["CONFIG_PCI_P2PDMA"] = "y"
+        if os.path.isdir(os.path.join(good, "snap1")) and \
+                read_text(os.path.join(good, "snap1", "groups.tsv")).strip():
+            kconfig["CONFIG_IOMMU_API"] = "y"
+        with open(os.path.join(good, "kernel.config"), "w", encoding="utf-8") as f:
+            f.write("".join(f"{k}={v}\n" for k, v in kconfig.items()))
         if os.path.isdir(os.path.join(good, "p2p")):
             synth_p2p(good)
         for tag in SNAPSHOTS:
             if not os.path.isdir(os.path.join(good, tag)):
                 continue
             snap = Snapshot(os.path.join(good, tag))
-            rep = synth_report(snap, facts["kernel"], boot_default_mode(good))
+            rep = synth_report(snap, facts["kernel"], boot_default_mode(good), kconfig)
             if tag == "vfio":
                 # As pcieaudit reports a group in a VFIO container.
                 for d in rep["devices"]:

@@ -131,6 +131,12 @@ fi
 sed -n "/^$PAYLOAD_BEGIN/,/^$PAYLOAD_END/{/^=====/d;p}" "$RES/payload.txt" | tr -d '\r' |
 	base64 -d | tar -xzmf - -C "$RES" || fail "payload does not decode"
 log "$NAME: guest finished in ${elapsed}s"
+# The kernel's build options, for the oracle's check of info.features.
+if [[ -n $TOPO_KERNEL ]]; then
+	cp "$KDIR/.config" "$RES/results/kernel.config"
+elif [[ -r /boot/config-$KVER ]]; then
+	cp "/boot/config-$KVER" "$RES/results/kernel.config"
+fi
 
 if [[ ${#TOPO_CHECK[@]} -gt 0 ]]; then
 	if "${TOPO_CHECK[@]}" "$RES/results" >"$RES/oracle.txt" 2>&1; then
