@@ -15,11 +15,11 @@ DEB_DEPS := build-essential pkg-config libnl-genl-3-dev libnl-3-dev libpci-dev \
 	linux-source-6.1 qemu-system-x86 busybox-static cpio kmod sparse python3 \
 	bc bison flex libelf-dev libssl-dev xz-utils dkms libyaml-dev prometheus \
 	linux-headers-cloud-amd64 linux-headers-rt-amd64 debhelper dh-dkms lintian \
-	python3-yaml clang libclang-rt-14-dev dwarves curl
+	python3-yaml clang libclang-rt-14-dev dwarves curl valgrind
 
 .PHONY: all module cli deps check unit vm-test style sparse demo install \
 	module-install dkms-source dkms-install dkms-test deb-test doc-test clean \
-	fuzz-smoke fuzz-long compat-test
+	fuzz-smoke fuzz-long compat-test stress stress-short
 
 all: module cli
 
@@ -57,6 +57,44 @@ vm-test: deps
 style:
 	tests/style.sh
 
+# pcieaudit.ko on the debug kernel (KASAN, UBSAN, lockdep, kmemleak,
+# failslab) under hot-plug, rmmod/insmod and failed allocations while
+# dumps run (tests/stress, docs/reliability.md section 2). stress-short is
+# the same, shortened for check; the checker's selftest runs first.
+stress: deps cli
+	@out=$$(python3 tests/stress/check.py --selftest) || { echo "$$out"; exit 1; }
+	@tests/vm/run-topology.sh tests/stress/stress.sh
+
+stress-short: deps cli
+	@out=$$(python3 tests/stress/check.py --selftest) || { echo "$$out"; exit 1; }
+	@tests/vm/run-topology.sh tests/stress/stress-short.sh
+
+# Security (tests/security, docs/reliability.md sections 3 and 4). On the
+# host: no hardware write among the module's symbols and instructions, and
+# the VM checker's selftest. nlfuzz: the netlink fuzzer (10,000 requests;
+# NLFUZZ_COUNT, NLFUZZ_SEED), the privilege model and configuration space
+# before and after, in a debug-kernel VM; nlfuzz-long sends 100,000.
+.PHONY: security-test nlfuzz nlfuzz-long valgrind
+# The module is built for Debian's kernel, as run-all.sh does (not uname -r).
+security-test: deps
+	@$(MAKE) -s module cli KVER=$$(tests/kernel-version.sh) >/dev/null
+	@tests/security/no-writes.sh --selftest
+	@tests/security/no-writes.sh
+	@python3 tests/security/check.py --selftest
+
+nlfuzz: deps
+	@$(MAKE) -s module cli KVER=$$(tests/kernel-version.sh) >/dev/null
+	@tests/vm/run-topology.sh tests/security/nlfuzz.sh
+
+nlfuzz-long: deps
+	@$(MAKE) -s module cli KVER=$$(tests/kernel-version.sh) >/dev/null
+	@NLFUZZ_COUNT=$${NLFUZZ_COUNT:-100000} NLFUZZ_TIMEOUT=$${NLFUZZ_TIMEOUT:-1800} \
+		tests/vm/run-topology.sh tests/security/nlfuzz.sh
+
+# The unit tests again, without sanitizers, under valgrind (leaks included).
+valgrind: deps
+	$(MAKE) -C tests/unit valgrind
+
 # pcieaudit.ko against Debian's 5.10 and 6.12 headers (fetched, not installed).
 compat-test: deps
 	@tests/compat-build.sh
@@ -70,11 +108,20 @@ deb-test: deps
 doc-test: deps
 	@tests/doc.sh
 
-check: deps unit fuzz-smoke style doc-test compat-test dkms-test deb-test vm-test
+check: deps unit valgrind security-test fuzz-smoke style doc-test compat-test dkms-test deb-test vm-test stress-short nlfuzz
 	@echo "make check: all tests passed"
 
 demo: deps
 	@tests/vm/demo.sh
+
+# Performance and scale against lspci and a sysfs scraper, 64 to 1024+
+# functions (tests/bench, docs/performance.md). A benchmark, not a test:
+# not part of check; 30-45 minutes of TCG boots on 2 cores.
+.PHONY: bench
+DEB_DEPS += linux-perf strace
+bench: deps
+	@$(MAKE) -s module cli KVER=$$(tests/kernel-version.sh) >/dev/null
+	@tests/bench/run.sh
 
 install: cli
 	$(MAKE) -C user install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)

@@ -34,6 +34,21 @@
 #endif
 
 /*
+ * An extack in a dump's .start: "netlink: support extack in dump ->start()"
+ * (after v6.1) passes one; before it, cb->extack is NULL there and an error from
+ * .start reaches userspace without its message. There, .start accepts every
+ * request and the first .dumpit call, which always has an extack, checks it
+ * and fails the dump in NLMSG_DONE instead. The slot of cb->args marks the
+ * request as checked.
+ */
+#ifdef PCIEAUDIT_HAVE_DUMP_START_EXTACK
+#define PCIEAUDIT_DUMP_START_EXTACK	true
+#else
+#define PCIEAUDIT_DUMP_START_EXTACK	false
+#endif
+#define PCIEAUDIT_DUMP_CHECKED_SLOT	5
+
+/*
  * Required-attribute checks with an extack message: "netlink: add helpers
  * for extack attr presence checking" (v6.0).
  */

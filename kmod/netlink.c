@@ -308,10 +308,14 @@ struct pci_dev *pcieaudit_nl_get_dev(const struct nlattr *nest,
 			       pcieaudit_addr_policy, extack);
 	if (err)
 		return ERR_PTR(err);
+	/* Since v6.0 the check names the attribute but sets no message. */
 	if (NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_DOMAIN) ||
 	    NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_BUS) ||
-	    NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_DEVFN))
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_DEVFN)) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "a PCI address needs domain, bus and devfn");
 		return ERR_PTR(-EINVAL);
+	}
 	domain = nla_get_u32(tb[PCIEAUDIT_A_ADDR_DOMAIN]);
 	if (domain > INT_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[PCIEAUDIT_A_ADDR_DOMAIN],
@@ -334,8 +338,10 @@ static int dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, PCIEAUDIT_A_DEV_ADDR))
+	if (GENL_REQ_ATTR_CHECK(info, PCIEAUDIT_A_DEV_ADDR)) {
+		NL_SET_ERR_MSG(info->extack, "missing the PCI function's address");
 		return -EINVAL;
+	}
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -359,7 +365,7 @@ static int dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-static int dev_get_start(struct netlink_callback *cb)
+static int dev_get_check(struct netlink_callback *cb)
 {
 	struct nlattr **attrs = pcieaudit_dump_attrs(cb);
 
@@ -371,6 +377,11 @@ static int dev_get_start(struct netlink_callback *cb)
 	return 0;
 }
 
+static int dev_get_start(struct netlink_callback *cb)
+{
+	return PCIEAUDIT_DUMP_START_EXTACK ? dev_get_check(cb) : 0;
+}
+
 static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	u32 portid = NETLINK_CB(cb->skb).portid;
@@ -378,9 +389,16 @@ static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	u64 next = pcieaudit_nl_cursor(cb, 0);
 	bool full = false;
 	unsigned int i, n;
+	int err;
 
 	if (cb->args[2])
 		return 0;
+	if (!cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT]) {
+		err = PCIEAUDIT_DUMP_START_EXTACK ? 0 : dev_get_check(cb);
+		if (err)
+			return err;
+		cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT] = 1;
+	}
 
 	pci_lock_rescan_remove();
 	cb->seq = pcieaudit_generation();

@@ -236,8 +236,10 @@ int pcieaudit_nl_p2p_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, PCIEAUDIT_A_P2P_PROVIDER) ||
-	    GENL_REQ_ATTR_CHECK(info, PCIEAUDIT_A_P2P_CLIENT))
+	    GENL_REQ_ATTR_CHECK(info, PCIEAUDIT_A_P2P_CLIENT)) {
+		NL_SET_ERR_MSG(info->extack, "a do request needs a provider and a client");
 		return -EINVAL;
+	}
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return -ENOMEM;
@@ -303,8 +305,11 @@ static int check_selectors(struct nlattr **attrs, const struct nlmsghdr *nlh,
 			if (NL_REQ_ATTR_CHECK(extack, attr, tb,
 					      PCIEAUDIT_A_CLASS_VALUE) ||
 			    NL_REQ_ATTR_CHECK(extack, attr, tb,
-					      PCIEAUDIT_A_CLASS_MASK))
+					      PCIEAUDIT_A_CLASS_MASK)) {
+				NL_SET_ERR_MSG_ATTR(extack, attr,
+						    "a class selector needs a value and a mask");
 				return -EINVAL;
+			}
 			if ((nla_get_u32(tb[PCIEAUDIT_A_CLASS_VALUE]) |
 			     nla_get_u32(tb[PCIEAUDIT_A_CLASS_MASK])) > 0xffffff) {
 				NL_SET_ERR_MSG_ATTR(extack, attr,
@@ -317,13 +322,8 @@ static int check_selectors(struct nlattr **attrs, const struct nlmsghdr *nlh,
 	return 0;
 }
 
-/**
- * pcieaudit_nl_p2p_start - validate a pair dump's selectors and flags
- * @cb: dump state
- *
- * Return: 0 or a negative errno.
- */
-int pcieaudit_nl_p2p_start(struct netlink_callback *cb)
+/* A pair dump's selectors and flags. */
+static int p2p_dump_check(struct netlink_callback *cb)
 {
 	struct nlattr **attrs = pcieaudit_dump_attrs(cb);
 	bool verbose;
@@ -335,36 +335,69 @@ int pcieaudit_nl_p2p_start(struct netlink_callback *cb)
 	return check_selectors(attrs, cb->nlh, cb->extack);
 }
 
+/**
+ * pcieaudit_nl_p2p_start - validate a pair dump's selectors and flags
+ * @cb: dump state
+ *
+ * Where .start has no extack, the first .dumpit call validates instead.
+ *
+ * Return: 0 or a negative errno.
+ */
+int pcieaudit_nl_p2p_start(struct netlink_callback *cb)
+{
+	return PCIEAUDIT_DUMP_START_EXTACK ? p2p_dump_check(cb) : 0;
+}
+
 struct selection {
 	const struct nlmsghdr *nlh;
 	bool any;		/* the request named selectors */
 };
 
+/*
+ * The selectors were validated in .start (or, where .start has no extack,
+ * in the first .dumpit call, before any walk): each nest holds its policy's
+ * attributes, all present and of the right size, so they are read in
+ * place. Parsing them again for every function, selector and walk was
+ * most of a pair dump's time (docs/performance.md). The last of repeated
+ * attributes wins, as in nla_parse_nested().
+ */
 static bool addr_matches(const struct nlattr *nest, struct pci_dev *pdev)
 {
-	struct nlattr *tb[PCIEAUDIT_A_ADDR_MAX + 1];
+	const struct nlattr *a;
+	u32 domain = U32_MAX;
+	int bus = -1, devfn = -1;
+	int rem;
 
-	/* Validated in .start; cannot fail now. */
-	if (nla_parse_nested(tb, PCIEAUDIT_A_ADDR_MAX, nest,
-			     pcieaudit_addr_policy, NULL))
-		return false;
-	return nla_get_u32(tb[PCIEAUDIT_A_ADDR_DOMAIN]) ==
-		       pci_domain_nr(pdev->bus) &&
-	       nla_get_u8(tb[PCIEAUDIT_A_ADDR_BUS]) == pdev->bus->number &&
-	       nla_get_u8(tb[PCIEAUDIT_A_ADDR_DEVFN]) == pdev->devfn;
+	nla_for_each_nested(a, nest, rem) {
+		switch (nla_type(a)) {
+		case PCIEAUDIT_A_ADDR_DOMAIN:
+			domain = nla_get_u32(a);
+			break;
+		case PCIEAUDIT_A_ADDR_BUS:
+			bus = nla_get_u8(a);
+			break;
+		case PCIEAUDIT_A_ADDR_DEVFN:
+			devfn = nla_get_u8(a);
+			break;
+		}
+	}
+	return domain == (u32)pci_domain_nr(pdev->bus) &&
+	       bus == pdev->bus->number && devfn == pdev->devfn;
 }
 
 static bool class_matches(const struct nlattr *nest, struct pci_dev *pdev)
 {
-	struct nlattr *tb[PCIEAUDIT_A_CLASS_MAX + 1];
-	u32 mask;
+	const struct nlattr *a;
+	u32 value = 0, mask = 0;
+	int rem;
 
-	if (nla_parse_nested(tb, PCIEAUDIT_A_CLASS_MAX, nest,
-			     pcieaudit_class_policy, NULL))
-		return false;
-	mask = nla_get_u32(tb[PCIEAUDIT_A_CLASS_MASK]);
-	return (pdev->class & mask) ==
-	       (nla_get_u32(tb[PCIEAUDIT_A_CLASS_VALUE]) & mask);
+	nla_for_each_nested(a, nest, rem) {
+		if (nla_type(a) == PCIEAUDIT_A_CLASS_VALUE)
+			value = nla_get_u32(a);
+		else if (nla_type(a) == PCIEAUDIT_A_CLASS_MASK)
+			mask = nla_get_u32(a);
+	}
+	return (pdev->class & mask) == (value & mask);
 }
 
 static bool selected(struct pci_dev *pdev, const void *data)
@@ -458,7 +491,8 @@ static bool dump_clients(struct sk_buff *skb, struct netlink_callback *cb,
 /**
  * pcieaudit_nl_p2p_dumpit - the next ordered pairs of the selection
  * @skb: message buffer
- * @cb: dump state; cursor slots 0-1 provider key, 2-3 client key, 4 end
+ * @cb: dump state; cursor slots 0-1 provider key, 2-3 client key, 4 end,
+ *	PCIEAUDIT_DUMP_CHECKED_SLOT checked
  *
  * Return: bytes written, 0 at the end, or a negative errno.
  */
@@ -478,6 +512,13 @@ int pcieaudit_nl_p2p_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 	if (cb->args[4])
 		return 0;
+	if (!cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT]) {
+		int err = PCIEAUDIT_DUMP_START_EXTACK ? 0 : p2p_dump_check(cb);
+
+		if (err)
+			return err;
+		cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT] = 1;
+	}
 	get_flags(attrs[PCIEAUDIT_A_P2P_FLAGS], NULL, &verbose);
 
 	pci_lock_rescan_remove();
@@ -486,6 +527,12 @@ int pcieaudit_nl_p2p_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		pcieaudit_batch_collect(&b, next_provider, selected, &sel);
 		n = b.n;
 		for (i = 0; i < n && !full; i++) {
+			/*
+			 * The provider the last part stopped in was removed:
+			 * its client cursor would skip this one's first pairs.
+			 */
+			if (b.key[i] != next_provider)
+				next_client = 0;
 			full = dump_clients(skb, cb, b.pdev[i], &sel, verbose,
 					    &next_client);
 			if (!full) {

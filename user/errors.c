@@ -35,6 +35,11 @@ static void print_message(FILE *f, int err, const struct pa_errinfo *ei)
 {
 	switch (-err) {
 	case ENOENT:
+		if (ei->other_netns) {
+			fprintf(f, "the pcieaudit module is loaded, but its generic netlink family \"%s\" is not reachable from this network namespace: it serves the host's initial network namespace only; run %s there (a container needs the host network, e.g. docker --network host; or nsenter --net=/proc/1/ns/net)",
+				PCIEAUDIT_FAMILY_NAME, PA_PROG);
+			break;
+		}
 		/* The family is hidden from other network namespaces. */
 		fprintf(f, "kernel module not loaded: generic netlink family \"%s\" not found; load it with 'modprobe pcieaudit' or install it via DKMS (see README); containers need the host's network namespace",
 			PCIEAUDIT_FAMILY_NAME);

@@ -22,6 +22,9 @@ struct pa_errinfo {
 	const char *op;			/* what failed, e.g. "device dump" */
 	const char *bdf;		/* device the user asked for */
 	unsigned int kernel_version;	/* family version the kernel reported */
+	/* -ENOENT although the module is loaded: the family is registered in
+	 * the initial network namespace only, and this is another one. */
+	int other_netns;
 	char kernel_msg[256];		/* kernel's extended ack text, or "" */
 };
 

@@ -287,6 +287,12 @@ int pa_fetch_topo_pairs(struct pa_nl *nl, const struct pa_topo *topo,
 	sel.ndevs = topo->n > 1 ? topo->n : 0;
 	err = pa_fetch_p2p_dump(nl, &sel, &rep->p2p);
 	free(addrs);
+	/*
+	 * A function of the device dump was removed before the P2P dump
+	 * selected it: hot-plug, not a BDF the user asked for (exit 7).
+	 */
+	if (err == -ENODEV)
+		err = -EINTR;
 	rep->has_p2p = !err;
 	return err;
 }

@@ -3,8 +3,11 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 #include <netlink/netlink.h>
 #include <netlink/errno.h>
 #include <netlink/msg.h>
@@ -15,6 +18,15 @@
 #include <linux/pcieaudit.h>
 
 #include "decode.h"
+
+/* Present while pcieaudit.ko is loaded, in every network namespace. */
+#ifndef PA_SYSFS_MODULE
+#define PA_SYSFS_MODULE "/sys/module/pcieaudit"
+#endif
+/* The initial network namespace, the only one the family serves. */
+#ifndef PA_INIT_NETNS
+#define PA_INIT_NETNS "/proc/1/ns/net"
+#endif
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -118,6 +130,60 @@ static int check_version(struct pa_nl *nl)
 	return err;
 }
 
+/* Loaded and initialised: not on its way in or out. */
+static bool module_live(void)
+{
+	char state[16] = "";
+	FILE *f = fopen(PA_SYSFS_MODULE "/initstate", "r");
+
+	if (!f)
+		return false;
+	if (!fgets(state, sizeof(state), f))
+		state[0] = '\0';
+	fclose(f);
+	return !strcmp(state, "live\n");
+}
+
+/* Unprivileged users cannot read PID 1's link: then assume another one. */
+static bool other_netns(void)
+{
+	char self[64], init[64];
+	ssize_t a = readlink("/proc/self/ns/net", self, sizeof(self));
+	ssize_t b = readlink(PA_INIT_NETNS, init, sizeof(init));
+
+	return a < 0 || b < 0 || a != b || memcmp(self, init, (size_t)a);
+}
+
+/*
+ * genl_ctrl_resolve() reports any failure as "not found", out of memory
+ * included; the controller's list of families tells the two apart.
+ */
+static int resolve_family(struct pa_nl *nl)
+{
+	struct genl_family *family;
+	struct nl_cache *cache;
+	int err;
+
+	nl->family = genl_ctrl_resolve(nl->sk, PCIEAUDIT_FAMILY_NAME);
+	if (nl->family >= 0)
+		return 0;
+	err = pa_nl_errno(nl->family);
+	if (err != -ENOENT)
+		return err;
+	err = genl_ctrl_alloc_cache(nl->sk, &cache);
+	if (err < 0)
+		return pa_nl_errno(err);
+	family = genl_ctrl_search_by_name(cache, PCIEAUDIT_FAMILY_NAME);
+	err = -ENOENT;
+	if (family) {		/* registered since the first question */
+		nl->family = genl_family_get_id(family);
+		genl_family_put(family);
+		err = 0;
+	}
+	nl_cache_free(cache);
+	return err;
+}
+
 static int connect_family(struct pa_nl *nl)
 {
 	int err = genl_connect(nl->sk);
@@ -130,9 +196,13 @@ static int connect_family(struct pa_nl *nl)
 	nl_socket_disable_auto_ack(nl->sk);
 	/* Asking by name also makes the kernel load a module that declares
 	 * the family alias. */
-	nl->family = genl_ctrl_resolve(nl->sk, PCIEAUDIT_FAMILY_NAME);
-	if (nl->family < 0)
-		return pa_nl_errno(nl->family);
+	err = resolve_family(nl);
+	if (err) {
+		/* A live module whose family is not found: another netns. */
+		if (err == -ENOENT)
+			nl->ei->other_netns = module_live() && other_netns();
+		return err;
+	}
 	return check_version(nl);
 }
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <json-c/json.h>
 #include <netlink/errno.h>
@@ -53,6 +54,7 @@ struct request {
 
 static struct {
 	int resolve_ret;		/* genl_ctrl_resolve() result */
+	int cache_ret;			/* genl_ctrl_alloc_cache() result */
 	uint8_t version;		/* family version in the controller */
 	void (*respond)(const struct request *req);
 	unsigned int interrupt_dumps;	/* device dumps to flag DUMP_INTR */
@@ -691,6 +693,8 @@ int __wrap_genl_connect(struct nl_sock *sk);
 int __wrap_genl_ctrl_resolve(struct nl_sock *sk, const char *name);
 int __wrap_genl_ctrl_alloc_cache(struct nl_sock *sk, struct nl_cache **cache);
 struct genl_family *__wrap_genl_ctrl_search(struct nl_cache *cache, int id);
+struct genl_family *__wrap_genl_ctrl_search_by_name(struct nl_cache *cache,
+						   const char *name);
 int __wrap_nl_send_auto(struct nl_sock *sk, struct nl_msg *msg);
 struct nl_cb *__real_nl_cb_alloc(enum nl_cb_kind kind);
 struct nl_cb *__wrap_nl_cb_alloc(enum nl_cb_kind kind);
@@ -713,7 +717,16 @@ int __wrap_genl_ctrl_alloc_cache(struct nl_sock *sk, struct nl_cache **cache)
 {
 	(void)sk;
 	*cache = NULL;
-	return 0;
+	return fake.cache_ret;
+}
+
+/* The controller's list agrees with genl_ctrl_resolve(). */
+struct genl_family *__wrap_genl_ctrl_search_by_name(struct nl_cache *cache,
+						   const char *name)
+{
+	(void)cache;
+	(void)name;
+	return fake.resolve_ret < 0 ? NULL : __wrap_genl_ctrl_search(NULL, fake.resolve_ret);
 }
 
 struct genl_family *__wrap_genl_ctrl_search(struct nl_cache *cache, int id)
@@ -1003,6 +1016,56 @@ static void module_not_loaded(void **state)
 	fake.resolve_ret = -NLE_OBJ_NOTFOUND;
 	expect_failure(run("report"), PA_EXIT_NO_MODULE, "modprobe pcieaudit");
 	expect_failure(run("info", "--json"), PA_EXIT_NO_MODULE, "DKMS");
+}
+
+/* The module is loaded (its sysfs directory exists, PA_SYSFS_MODULE in the
+ * Makefile), yet the family is not found: another network namespace. */
+static void family_in_other_netns(void **state)
+{
+	char ns[64];
+	ssize_t ns_len;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(mkdir(PA_SYSFS_MODULE, 0755) == 0 || errno == EEXIST, 1);
+	f = fopen(PA_SYSFS_MODULE "/initstate", "w");
+	assert_non_null(f);
+	fputs("live\n", f);
+	fclose(f);
+	/* PID 1's namespace is another one than ours. */
+	unlink(PA_INIT_NETNS);
+	assert_int_equal(symlink("net:[1]", PA_INIT_NETNS), 0);
+	fake.resolve_ret = -NLE_OBJ_NOTFOUND;
+	expect_failure(run("report"), PA_EXIT_NO_MODULE,
+		       "not reachable from this network namespace");
+	expect_failure(run("info"), PA_EXIT_NO_MODULE, "module is loaded");
+	/* Same namespace: the module is on its way in or out, not elsewhere. */
+	ns_len = readlink("/proc/self/ns/net", ns, sizeof(ns) - 1);
+	assert_true(ns_len > 0);
+	ns[ns_len] = '\0';
+	unlink(PA_INIT_NETNS);
+	assert_int_equal(symlink(ns, PA_INIT_NETNS), 0);
+	expect_failure(run("report"), PA_EXIT_NO_MODULE, "modprobe pcieaudit");
+	unlink(PA_INIT_NETNS);
+	assert_int_equal(symlink("net:[1]", PA_INIT_NETNS), 0);
+	f = fopen(PA_SYSFS_MODULE "/initstate", "w");
+	assert_non_null(f);
+	fputs("going\n", f);
+	fclose(f);
+	expect_failure(run("report"), PA_EXIT_NO_MODULE, "modprobe pcieaudit");
+	assert_int_equal(unlink(PA_SYSFS_MODULE "/initstate"), 0);
+	assert_int_equal(rmdir(PA_SYSFS_MODULE), 0);
+	assert_int_equal(unlink(PA_INIT_NETNS), 0);
+	expect_failure(run("report"), PA_EXIT_NO_MODULE, "modprobe pcieaudit");
+}
+
+/* genl_ctrl_resolve() says "not found" when it ran out of memory too. */
+static void family_lookup_out_of_memory(void **state)
+{
+	(void)state;
+	fake.resolve_ret = -NLE_OBJ_NOTFOUND;
+	fake.cache_ret = -NLE_NOMEM;
+	expect_failure(run("report"), PA_EXIT_RUNTIME, "memory");
 }
 
 static void lookup_permission_denied(void **state)
@@ -1878,6 +1941,8 @@ int main(void)
 		TEST(usage_errors),
 		TEST(help_and_version),
 		TEST(module_not_loaded),
+		TEST(family_in_other_netns),
+		TEST(family_lookup_out_of_memory),
 		TEST(lookup_permission_denied),
 		TEST(kernel_permission_denied),
 		TEST(abi_mismatch),

@@ -130,6 +130,17 @@ static void messages(void **state)
 	assert_contains(text, "README");
 	free(text);
 
+	/* Loaded, but asked from another network namespace: say so. */
+	ei.other_netns = 1;
+	text = message(-ENOENT, &ei);
+	assert_contains(text, "module is loaded");
+	assert_contains(text, "not reachable from this network namespace");
+	assert_contains(text, "initial network namespace");
+	if (strstr(text, "not loaded"))
+		fail_msg("\"%s\" claims the module is not loaded", text);
+	free(text);
+	ei.other_netns = 0;
+
 	text = message(-EPERM, &ei);
 	assert_contains(text, "permission denied for the device dump");
 	assert_contains(text, "root");

@@ -95,7 +95,10 @@ BINS=(/usr/bin/lspci /usr/bin/setpci "${EXTRA_BINS[@]}")
 # Shared objects of the dynamic binaries, including the loader.
 mapfile -t LIBS < <(
 	for b in "${BINS[@]}"; do
-		ldd "$b" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]+ \(/ { print $1 }'
+		# Not every --bin is a dynamic executable (static, data); the
+		# binaries after it still need their libraries.
+		{ ldd "$b" 2>/dev/null || true; } |
+			awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]+ \(/ { print $1 }'
 	done | sort -u
 )
 

@@ -1,0 +1,500 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judges the security suite's guest results (tests/security/guest-init.sh).
+
+    check.py RESULTS_DIR      the results of one VM run (console.log beside it)
+    check.py --selftest       plants faults in a clean synthetic run; each
+                              must be rejected, the clean one accepted
+
+What it holds the run to:
+  - the kernel log (console and dmesg) is free of splats: KASAN, UBSAN,
+    BUG:, WARNING:, Oops, lockdep, suspicious RCU usage, sleeping in atomic
+    context, any call trace; kmemleak finds nothing with the module loaded
+    or after it is unloaded;
+  - nlfuzz sent what it was asked to, its per-request log agrees with its
+    summary, and no request that reached the family's ops failed without an
+    extended-ack message (re-derived here from replies.tsv, not taken from
+    the fuzzer's own count);
+  - privileges: nobody, root of a user namespace and the rootless
+    combination get EPERM on every op and the CLI exits 5 saying so; a new
+    network namespace cannot even find the family, and the CLI exits 4
+    saying that the family is not reachable from this network namespace;
+  - configuration space of every function is byte for byte what it was
+    before any operation, except bytes that changed between the baseline
+    snapshots taken with no operation at all.
+"""
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+SPLATS = [
+    r"BUG: ", r"WARNING: ", r"KASAN", r"UBSAN", r"Oops", r"general protection",
+    r"suspicious RCU usage", r"sleeping function called from invalid context",
+    r"possible (circular|recursive) locking", r"inconsistent lock state",
+    r"lockdep", r"Call Trace:", r"Kernel panic", r"kmemleak: .*suspected memory leak",
+    r"refcount_t: ", r"list_(add|del) corruption", r"blocked for more than",
+    r"soft lockup", r"hard LOCKUP", r"stall", r"Modules linked in",
+]
+# Boot lines that match the words above without being reports.
+BENIGN = [
+    r"KernelAddressSanitizer initialized",
+    r"kasan: KernelAddressSanitizer",
+    r"Lock dependency validator",
+    r"lockdep: fixing up alternatives",
+    r"\bMAX_LOCKDEP_",
+    r"\.\.\. (MAX_LOCKDEP|MAX_LOCK_DEPTH|CLASSHASH|CHAINHASH)",
+    r"rcu: RCU (CPU )?stall warnings",
+    r"rcu:\s+RCU lockdep checking is enabled",
+    r"in-kernel memory leak detector",
+    r"\.\.\. +(CLASSHASH|CHAINHASH|per task-struct)",
+    r"lockdep is turned off",  # reported through its own first report
+]
+SPLAT_RE = re.compile("|".join(SPLATS))
+BENIGN_RE = re.compile("|".join(BENIGN))
+
+# Every extack message the 6.1 cores can set before a handler runs (lib/nlattr.c,
+# net/netlink/genetlink.c); any other message must be one of kmod/'s.
+CORE_MSGS = {
+    "Array element too short", "Attribute failed policy validation",
+    "NLA_F_NESTED is missing", "NLA_F_NESTED not expected", "Unknown attribute type",
+    "Unsupported attribute", "allowed policy recursion depth exceeded",
+    "binary attribute size out of range", "bytes leftover after parsing attributes",
+    "integer out of range", "invalid attribute length", "reserved bit set",
+    "genlmsghdr.reserved field is not 0", "ambiguous or reserved bits set in nlmsg_flags",
+}
+KMOD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kmod")
+
+
+def kmod_text():
+    text = ""
+    for name in sorted(os.listdir(KMOD)):
+        if name.endswith((".c", ".h")):
+            with open(os.path.join(KMOD, name), encoding="utf-8") as f:
+                text += f.read()
+    # Literals split across lines join up.
+    return re.sub(r'"\s*\n\s*"', "", text)
+
+
+EPERM = "Operation not permitted"
+ENOENT = "No such file or directory"
+EOPNOTSUPP = "Operation not supported"
+OPS = ["INFO_GET do", "INFO_GET dump", "DEV_GET do", "DEV_GET dump",
+       "GROUP_GET do", "GROUP_GET dump", "P2P_GET do", "P2P_GET dump"]
+# What root gets: the ops the family lacks are refused by the core.
+ROOT_OPS = {op: "ok" for op in OPS}
+ROOT_OPS["INFO_GET dump"] = EOPNOTSUPP
+ROOT_OPS["GROUP_GET do"] = EOPNOTSUPP
+
+
+class Checker:
+    def __init__(self, res):
+        self.res = res
+        self.errors = []
+        self.notes = []
+
+    def fail(self, msg):
+        self.errors.append(msg)
+
+    def read(self, rel, default=None):
+        path = os.path.join(self.res, rel)
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                return f.read()
+        except OSError:
+            if default is None:
+                self.fail(f"missing {rel}")
+                return ""
+            return default
+
+    def kv(self, rel):
+        out = {}
+        for line in self.read(rel).splitlines():
+            if "=" in line and "\t" not in line:
+                k, v = line.split("=", 1)
+                out[k] = v
+        return out
+
+    # ---- kernel log --------------------------------------------------
+    def splats(self):
+        logs = {"dmesg.txt": self.read("dmesg.txt"),
+                "console.log": self.read("../console.log")}
+        for name, text in logs.items():
+            for line in text.splitlines():
+                if SPLAT_RE.search(line) and not BENIGN_RE.search(line):
+                    self.fail(f"{name}: {line.strip()}")
+                    break
+        for rel in ("kmemleak.txt",):
+            text = self.read(rel)
+            n = text.count("unreferenced object")
+            if n:
+                first = text.split("unreferenced object", 2)[1][:400]
+                self.fail(f"{rel}: {n} leak(s): unreferenced object{first}")
+
+    # ---- facts ---------------------------------------------------------
+    def facts(self):
+        f = self.kv("facts.txt")
+        self.facts_kv = f
+        for key, want in (("finished", "1"), ("artifacts", "present"),
+                          ("insmod_rc", "0"), ("rmmod_rc", "0"),
+                          ("kmemleak", "1")):
+            if f.get(key) != want:
+                self.fail(f"facts: {key}={f.get(key)}, want {want}")
+        for key in ("kasan", "lockdep"):
+            if f.get(key, "0") == "0":
+                self.fail(f"facts: {key} not active in this kernel")
+
+    # ---- the fuzzer ----------------------------------------------------
+    def fuzz(self, rel, want_count, unpriv=False):
+        s = self.kv(f"{rel}/summary.txt")
+        if not s:
+            return None
+        sent = int(s.get("sent", 0))
+        if sent < want_count:
+            self.fail(f"{rel}: {sent} messages sent, want {want_count}")
+        lines = [ln.split("\t") for ln in self.read(f"{rel}/replies.tsv").splitlines()]
+        counts = {"answered": 0, "module_ext": 0, "module_noext": 0,
+                  "core_ext": 0, "core_noext": 0, "silent": 0, "fail": 0}
+        for f in lines:
+            if len(f) < 7:
+                self.fail(f"{rel}/replies.tsv: malformed line {f}")
+                continue
+            idx, _gen, pred, out, err, ext = f[:6]
+            if len(f) > 7 and f[7] == "FAIL":
+                counts["fail"] += 1
+            if pred in ("do", "dump"):
+                if out in ("err", "done_err"):
+                    if ext == "1":
+                        counts["module_ext"] += 1
+                    else:
+                        counts["module_noext"] += 1
+                        self.fail(f"{rel}: message {idx}: errno {err} from the family's ops without an extack message")
+                elif out == "ok" and not (len(f) > 7 and f[7] == "FAIL"):
+                    counts["answered"] += 1
+            elif pred == "core_ext":
+                counts["core_ext"] += 1
+            elif pred == "core":
+                counts["core_noext"] += 1
+            else:
+                counts["silent"] += 1
+        judged = sent - int(s.get("abandoned", 0))
+        if len(lines) != judged:
+            self.fail(f"{rel}: {len(lines)} lines in replies.tsv for {judged} judged messages")
+        for key, n in (("answered", counts["answered"]),
+                       ("module_ext", counts["module_ext"]),
+                       ("module_noext", counts["module_noext"]),
+                       ("core_ext", counts["core_ext"])):
+            if key in s and int(s[key]) != n and not counts["fail"]:
+                self.fail(f"{rel}: summary {key}={s[key]}, replies.tsv says {n}")
+        core = sum(int(s.get(k, 0)) for k in s if k.startswith("core_noext_"))
+        if core != counts["core_noext"] and not counts["fail"]:
+            self.fail(f"{rel}: summary core_noext={core}, replies.tsv says {counts['core_noext']}")
+        for key in ("failures", "module_noext"):
+            if s.get(key) != "0":
+                self.fail(f"{rel}: {key}={s.get(key)}")
+        if counts["fail"]:
+            self.fail(f"{rel}: {counts['fail']} requests failed; see {rel}/failures.txt")
+        # Where each extack message came from: the core's policy checks, or
+        # a literal of kmod/; anything else is an unexplained error.
+        ext_core = ext_module = 0
+        src = kmod_text()
+        for line in self.read(f"{rel}/summary.txt").splitlines():
+            f = line.split("\t")
+            if f[0] != "extack" or len(f) != 4:
+                continue
+            if f[3] in CORE_MSGS:
+                ext_core += int(f[2])
+            elif f'"{f[3]}"' in src:
+                ext_module += int(f[2])
+            else:
+                self.fail(f"{rel}: extack message '{f[3]}' neither the core's nor kmod/'s")
+        fails = self.read(f"{rel}/failures.txt", "")
+        if fails.strip():
+            self.fail(f"{rel}/failures.txt: {fails.strip().splitlines()[0]}")
+        if not unpriv:
+            self.ext_core, self.ext_module = ext_core, ext_module
+        if unpriv:
+            # As nobody, nothing may get past GENL_ADMIN_PERM.
+            if counts["answered"] or counts["module_ext"]:
+                self.fail(f"{rel}: unprivileged requests reached the family's ops "
+                          f"({counts['answered']} answered, {counts['module_ext']} refused by it)")
+            if int(s.get("core_noext_EPERM", 0)) == 0:
+                self.fail(f"{rel}: no request was refused with EPERM")
+        else:
+            for key in ("ok_info_do", "ok_dev_do", "ok_dev_dump", "ok_group_dump",
+                        "ok_p2p_do", "ok_p2p_dump"):
+                if int(s.get(key, 0)) == 0:
+                    self.fail(f"{rel}: no successful {key[3:]}: the handlers were not reached")
+        return s
+
+    # ---- privileges ----------------------------------------------------
+    def ops(self, rel, want):
+        text = self.read(rel)
+        got = {}
+        for line in text.splitlines():
+            m = re.match(r"op (\S+ \S+) (.*)", line)
+            if m:
+                got[m.group(1)] = m.group(2)
+        for op in OPS:
+            w = want if isinstance(want, str) else want[op]
+            if got.get(op) != w:
+                self.fail(f"{rel}: {op} gave {got.get(op)!r}, want {w!r}")
+        return text
+
+    def privileges(self):
+        p = "priv"
+        rc = lambda name: self.read(f"{p}/{name}.rc").strip()  # noqa: E731
+        if rc("root") != "0":
+            self.fail(f"{p}: root's report exited {rc('root')}")
+        self.ops(f"{p}/root-ops.txt", ROOT_OPS)
+        for who in ("nobody", "userns", "nobody-userns"):
+            out = self.read(f"{p}/{who}.out")
+            if rc(who) != "5" or "permission denied" not in out:
+                self.fail(f"{p}/{who}: exit {rc(who)}, want 5 with 'permission denied': {out.strip()[:200]}")
+        for who in ("nobody", "userns"):
+            text = self.ops(f"{p}/{who}-ops.txt", EPERM)
+            if "lookup ok" not in text:
+                self.fail(f"{p}/{who}-ops.txt: family lookup failed")
+        if "uid=0(root)" not in self.read(f"{p}/userns-id.txt"):
+            self.fail(f"{p}/userns-id.txt: not root inside the user namespace")
+        if "uid=65534" not in self.read(f"{p}/nobody-id.txt"):
+            self.fail(f"{p}/nobody-id.txt: not nobody")
+        out = self.read(f"{p}/netns.out")
+        if rc("netns") != "4" or "network namespace" not in out or "not loaded" in out:
+            self.fail(f"{p}/netns: exit {rc('netns')}, want 4 saying the family is not "
+                      f"reachable from this network namespace: {out.strip()[:200]}")
+        text = self.ops(f"{p}/netns-ops.txt", ENOENT)
+        if f"lookup {ENOENT}" not in text:
+            self.fail(f"{p}/netns-ops.txt: the family lookup did not fail with ENOENT")
+        self.fuzz(f"{p}/fuzz-nobody", 1000, unpriv=True)
+
+    # ---- operations and configuration space ---------------------------
+    def cli_ops(self):
+        for line in self.read("ops/rc.txt").splitlines():
+            f = line.split(" ", 2)
+            ok = {"0", "1", "8"} if len(f) > 2 and f[2].startswith("check") else {"0"}
+            if f[1] not in ok:
+                self.fail(f"ops: '{line}' exited {f[1]}")
+
+    def snap(self, name):
+        out = {}
+        for line in self.read(f"config/{name}/config.hex").splitlines():
+            f = line.split()
+            if len(f) != 3:
+                self.fail(f"config/{name}: malformed line {line[:60]}")
+                continue
+            bdf, size, hexs = f
+            data = bytes.fromhex(hexs)
+            if int(size) != len(data):
+                self.fail(f"config/{name}: {bdf}: {len(data)} bytes read of {size}")
+            out[bdf] = data
+        return out
+
+    def config(self):
+        bases = [self.snap(f"base{i}") for i in range(3)]
+        after = self.snap("after")
+        if not bases[0]:
+            self.fail("config: no baseline")
+            return
+        volatile = {}
+        for bdf, data in bases[0].items():
+            v = set()
+            for b in bases[1:]:
+                other = b.get(bdf, b"")
+                v |= {i for i in range(min(len(data), len(other))) if data[i] != other[i]}
+            volatile[bdf] = v
+        self.volatile = sum(len(v) for v in volatile.values())
+        if not any(len(d) == 4096 for d in bases[0].values()):
+            self.fail("config: no function showed 4096 bytes; not read as root?")
+        if set(after) != set(bases[0]):
+            self.fail(f"config: functions changed: {sorted(set(after) ^ set(bases[0]))}")
+        for bdf, data in after.items():
+            base = bases[2].get(bdf)
+            if base is None:
+                continue
+            if len(base) != len(data):
+                self.fail(f"config: {bdf}: {len(base)} bytes before, {len(data)} after")
+                continue
+            diff = [i for i in range(len(data)) if data[i] != base[i] and i not in volatile[bdf]]
+            if diff:
+                i = diff[0]
+                self.fail(f"config: {bdf}: {len(diff)} byte(s) changed, first at {i:#05x}: "
+                          f"{base[i]:02x} -> {data[i]:02x}")
+
+    def run(self):
+        self.facts()
+        self.splats()
+        count = int(self.facts_kv.get("count", "0"))
+        s = self.fuzz("nlfuzz", count)
+        self.privileges()
+        self.cli_ops()
+        self.config()
+        return s
+
+
+def report(res):
+    c = Checker(res)
+    s = c.run() or {}
+    if c.errors:
+        for e in c.errors:
+            print(f"security: FAIL {e}")
+        return 1
+    print(f"security: seed {s.get('seed')}: {s.get('sent')} messages in {s.get('seconds')} s: "
+          f"answered {s.get('answered')}, extack errors {int(s.get('core_ext', 0)) + int(s.get('module_ext', 0))} "
+          f"(genetlink header {s.get('core_ext')}, attribute policy {c.ext_core}, "
+          f"pcieaudit's handlers {c.ext_module}), core errors without extack "
+          f"{sum(int(v) for k, v in s.items() if k.startswith('core_noext_'))}, "
+          f"ignored {int(s.get('silent_drop', 0)) + int(s.get('silent_ack0', 0))}, "
+          f"abandoned dumps {s.get('abandoned')}; 0 splats, 0 leaks; "
+          f"privileges as documented; configuration space unchanged "
+          f"({c.volatile} volatile bytes)")
+    return 0
+
+
+# ---- self-test -----------------------------------------------------------
+
+def write(root, rel, text):
+    path = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def clean_run(root):
+    res = os.path.join(root, "results")
+    write(root, "console.log", "[    0.000000] Linux version 6.1\n"
+          "[    0.100000] kasan: KernelAddressSanitizer initialized (generic)\n"
+          "[    0.200000] Lock dependency validator: Copyright (c) 2006 Red Hat, Inc.\n")
+    write(res, "dmesg.txt", "[    0.000000] Linux version 6.1\n")
+    write(res, "facts.txt", "kernel=6.1\nseed=7\ncount=4\nkmemleak=1\nkasan=1\nlockdep=1\n"
+          "artifacts=present\ninsmod_rc=0\nnlfuzz_rc=0\nrmmod_rc=0\nfinished=1\n")
+    write(res, "kmemleak.txt", "")
+    summary = ("seed=7\ncount=4\nsent=4\nabandoned=0\nseconds=1.0\nanswered=1\ncore_ext=0\n"
+               "module_ext=1\ncore_noext_ENOENT=0\ncore_noext_EINVAL=0\n"
+               "core_noext_EOPNOTSUPP=1\ncore_noext_EPERM=0\nmodule_noext=0\nfailures=0\n"
+               "ok_info_do=1\nok_dev_do=1\nok_dev_dump=1\nok_group_dump=1\nok_p2p_do=1\n"
+               "ok_p2p_dump=1\nsilent_drop=1\nsilent_ack0=0\n"
+               "extack\t19\t1\tno such PCI function\n")
+    write(res, "nlfuzz/summary.txt", summary)
+    write(res, "nlfuzz/replies.tsv",
+          "0\tvalid\tdo\tok\t0\t0\t\n"
+          "1\tmutated\tdo\terr\t19\t1\tno such PCI function\n"
+          "2\tnoise\tcore\terr\t95\t0\t\n"
+          "3\tmutated\tdrop\tnone\t0\t0\t\n")
+    write(res, "nlfuzz/failures.txt", "")
+    write(res, "priv/fuzz-nobody/summary.txt",
+          "sent=1000\nabandoned=0\nanswered=0\ncore_ext=0\nmodule_ext=0\nmodule_noext=0\n"
+          "failures=0\ncore_noext_EPERM=1000\n")
+    write(res, "priv/fuzz-nobody/replies.tsv",
+          "".join(f"{i}\tnoise\tcore\terr\t1\t0\t\n" for i in range(1000)))
+    write(res, "priv/fuzz-nobody/failures.txt", "")
+    ops = lambda r: "".join(f"op {op} {r if isinstance(r, str) else r[op]}\n" for op in OPS)  # noqa: E731
+    write(res, "priv/root.rc", "0\n")
+    write(res, "priv/root-ops.txt", "lookup ok\nfamily_id 30\n" + ops(ROOT_OPS))
+    denied = "pcieaudit-cli: permission denied for the device dump: run as root or with CAP_NET_ADMIN\n"
+    for who in ("nobody", "userns", "nobody-userns"):
+        write(res, f"priv/{who}.rc", "5\n")
+        write(res, f"priv/{who}.out", denied)
+    write(res, "priv/nobody-ops.txt", "lookup ok\nfamily_id 30\n" + ops(EPERM))
+    write(res, "priv/userns-ops.txt", "lookup ok\nfamily_id 30\n" + ops(EPERM))
+    write(res, "priv/userns-id.txt", "uid=0(root) gid=0(root)\n")
+    write(res, "priv/nobody-id.txt", "uid=65534(nobody) gid=65534(nogroup)\n")
+    write(res, "priv/netns.rc", "4\n")
+    write(res, "priv/netns.out", "pcieaudit-cli: the pcieaudit module is loaded, but its generic "
+          "netlink family is not reachable from this network namespace\n")
+    write(res, "priv/netns-ops.txt", f"lookup {ENOENT}\nfamily_id 30\n" + ops(ENOENT))
+    write(res, "ops/rc.txt", "1 0 info\n2 1 check --profile gpudirect\n")
+    cfg = "00" * 4096
+    for name in ("base0", "base1", "base2", "after"):
+        # Byte 6 (status) differs among the baselines: volatile.
+        c = cfg[:12] + ("10" if name == "base1" else "00") + cfg[14:]
+        write(res, f"config/{name}/config.hex", f"0000:00:00.0 4096 {c}\n")
+    return res
+
+
+def plant(res, rel, old, new):
+    path = os.path.join(res, rel)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if old is None:
+        text += new
+    else:
+        assert old in text, (rel, old)
+        text = text.replace(old, new, 1)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+FAULTS = [
+    ("KASAN report on the console", "../console.log", None,
+     "[   12.3] BUG: KASAN: slab-out-of-bounds in dev_get_doit+0x1c/0x80 [pcieaudit]\n"),
+    ("lockdep report in dmesg", "dmesg.txt", None,
+     "[   13.0] WARNING: possible circular locking dependency detected\n"),
+    ("suspicious RCU usage", "dmesg.txt", None, "[   13.0] =============================\n"
+     "[   13.0] suspicious RCU usage.\n"),
+    ("UBSAN report", "dmesg.txt", None, "[   13.0] UBSAN: shift-out-of-bounds in kmod/p2p_path.c:40:9\n"),
+    ("sleeping in atomic context", "../console.log", None,
+     "[   14.0] BUG: sleeping function called from invalid context at mm/slab.h:742\n"),
+    ("kmemleak object", "kmemleak.txt", None,
+     "unreferenced object 0xffff888012345678 (size 64):\n  backtrace:\n    kmalloc_trace\n"),
+    ("module error without extack", "nlfuzz/replies.tsv", "1\tmutated\tdo\terr\t19\t1\t",
+     "1\tmutated\tdo\terr\t19\t0\t"),
+    ("dump error without extack", "nlfuzz/replies.tsv", "1\tmutated\tdo\terr\t19\t1\t",
+     "1\tmutated\tdump\tdone_err\t90\t0\t"),
+    ("fuzzer failure", "nlfuzz/summary.txt", "failures=0", "failures=1"),
+    ("extack message of unknown origin", "nlfuzz/summary.txt", "no such PCI function",
+     "something went wrong"),
+    ("fewer messages than asked", "facts.txt", "count=4", "count=5"),
+    ("configuration space written", "config/after/config.hex", "0000:00:00.0 4096 0000",
+     "0000:00:00.0 4096 0100"),
+    ("nobody allowed", "priv/nobody.rc", "5", "0"),
+    ("nobody's op answered", "priv/nobody-ops.txt", f"op DEV_GET dump {EPERM}", "op DEV_GET dump ok"),
+    ("user namespace root allowed", "priv/userns-ops.txt", f"op P2P_GET do {EPERM}", "op P2P_GET do ok"),
+    ("unprivileged fuzzing reached the ops", "priv/fuzz-nobody/replies.tsv",
+     "0\tnoise\tcore\terr\t1\t0\t", "0\tnoise\tdo\terr\t22\t1\tmissing attribute"),
+    ("misleading message in another network namespace", "priv/netns.out",
+     "the pcieaudit module is loaded, but its generic netlink family is not reachable from this network namespace",
+     "kernel module not loaded: generic netlink family \"pcieaudit\" not found"),
+    ("family found in another network namespace", "priv/netns-ops.txt", f"lookup {ENOENT}", "lookup ok"),
+    ("rmmod failed", "facts.txt", "rmmod_rc=0", "rmmod_rc=1"),
+]
+
+
+def selftest():
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        c = Checker(clean_run(os.path.join(tmp, "clean")))
+        c.run()
+        if c.errors:
+            print("security selftest: FAIL: the clean run was rejected:")
+            for e in c.errors:
+                print(f"  {e}")
+            bad += 1
+        for name, rel, old, new in FAULTS:
+            root = os.path.join(tmp, "f")
+            shutil.rmtree(root, ignore_errors=True)
+            res = clean_run(root)
+            plant(res, rel, old, new)
+            c = Checker(res)
+            c.run()
+            if not c.errors:
+                print(f"security selftest: FAIL: planted '{name}' was accepted")
+                bad += 1
+    if bad:
+        return 1
+    print(f"security selftest: the clean run passes; all {len(FAULTS)} planted faults rejected")
+    return 0
+
+
+def main():
+    if len(sys.argv) == 2 and sys.argv[1] == "--selftest":
+        return selftest()
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return report(sys.argv[1])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,178 @@
+#!/bin/sh
+# shellcheck shell=dash
+# /init of the security suite's guest (busybox ash, debug kernel): the
+# privilege model, configuration space before and after every operation,
+# and the netlink fuzzer (nlfuzz.c). It judges nothing: it records, and
+# check.py on the host decides. Failures here are recorded, never fatal,
+# so the host always gets a payload.
+#
+# Kernel command line: pa_nlfuzz_count=N pa_nlfuzz_seed=S (0: pick one).
+
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+exec </dev/console >/dev/console 2>&1
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mkdir -p /tmp /run
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug
+
+PAYLOAD_BEGIN='=====PCIEAUDIT-PAYLOAD-BEGIN-7f3a9c====='
+PAYLOAD_END='=====PCIEAUDIT-PAYLOAD-END-7f3a9c====='
+CLI=/usr/bin/pcieaudit-cli
+KO=/lib/pcieaudit/pcieaudit.ko
+T="timeout 60"
+COUNT=10000
+SEED=0
+read -r CMDLINE </proc/cmdline
+for arg in $CMDLINE; do
+	case $arg in
+	pa_nlfuzz_count=*) COUNT=${arg#pa_nlfuzz_count=} ;;
+	pa_nlfuzz_seed=*) SEED=${arg#pa_nlfuzz_seed=} ;;
+	esac
+done
+[ "$SEED" = 0 ] && SEED=$(od -An -N6 -tu8 /dev/urandom | tr -d ' ')
+
+R=/tmp/results
+mkdir -p "$R"
+log() { echo "[guest] $*"; }
+fact() { echo "$1=$2" >>"$R/facts.txt"; }
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
+fact kernel "$(uname -r)"
+fact seed "$SEED"
+fact count "$COUNT"
+fact kmemleak "$([ -w /sys/kernel/debug/kmemleak ] && echo 1 || echo 0)"
+fact kasan "$(grep -c ' kasan_report$' /proc/kallsyms)"
+fact lockdep "$(grep -c ' lockdep_init$' /proc/kallsyms)"
+
+# Drivers are built in; they probed at boot. Everything that writes
+# configuration space on purpose (driver probe) is over before the baseline.
+# config_snap DIR: every function's configuration space as root (4096 bytes
+# for PCIe), one line "BDF SIZE HEX".
+config_snap() {
+	mkdir -p "$1"
+	for d in /sys/bus/pci/devices/*; do
+		printf '%s %s ' "${d##*/}" "$(wc -c <"$d/config")"
+		od -An -tx1 -v "$d/config" | tr -d ' \n'
+		echo
+	done >"$1/config.hex"
+}
+
+# Baseline: three snapshots without any operation in between; what differs
+# among them is volatile (status bits a device sets on its own).
+config_snap "$R/config/base0"
+sleep 2
+config_snap "$R/config/base1"
+sleep 2
+config_snap "$R/config/base2"
+
+if [ ! -x $CLI ] || [ ! -f $KO ]; then
+	log "pcieaudit-cli or pcieaudit.ko missing"
+	fact artifacts missing
+else
+	fact artifacts present
+	# Leaks from boot are not ours: mark what kmemleak knows as seen.
+	if [ -w /sys/kernel/debug/kmemleak ]; then
+		echo scan >/sys/kernel/debug/kmemleak
+		echo clear >/sys/kernel/debug/kmemleak
+	fi
+	insmod $KO >"$R/insmod.out" 2>&1
+	fact insmod_rc $?
+
+	# ---- privileges --------------------------------------------------
+	P=$R/priv
+	mkdir -p "$P"
+	$T $CLI report >"$P/root.out" 2>&1
+	echo $? >"$P/root.rc"
+	nlfuzz --privcheck >"$P/root-ops.txt" 2>&1
+	FID=$(sed -n 's/^family_id //p' "$P/root-ops.txt")
+	# An unprivileged user: nobody, without any capability.
+	$T su -s /bin/sh -c "$CLI report" nobody >"$P/nobody.out" 2>&1
+	echo $? >"$P/nobody.rc"
+	su -s /bin/sh -c "nlfuzz --privcheck" nobody >"$P/nobody-ops.txt" 2>&1
+	su -s /bin/sh -c "id" nobody >"$P/nobody-id.txt" 2>&1
+	# Every fuzzed request as nobody must stop at GENL_ADMIN_PERM.
+	mkdir -p "$P/fuzz-nobody"
+	chmod 777 "$P/fuzz-nobody"
+	$T su -s /bin/sh -c "nlfuzz --unpriv --count 1000 --seed $SEED --out $P/fuzz-nobody" \
+		nobody >"$P/fuzz-nobody.out" 2>&1
+	echo $? >"$P/fuzz-nobody.rc"
+	# Root of a new user namespace (full capabilities there, none in the
+	# initial one), still in the initial network namespace.
+	$T unshare -Ur $CLI report >"$P/userns.out" 2>&1
+	echo $? >"$P/userns.rc"
+	unshare -Ur nlfuzz --privcheck >"$P/userns-ops.txt" 2>&1
+	unshare -Ur id >"$P/userns-id.txt" 2>&1
+	# The same from nobody, as a rootless container would.
+	$T su -s /bin/sh -c "unshare -Ur $CLI report" nobody >"$P/nobody-userns.out" 2>&1
+	echo $? >"$P/nobody-userns.rc"
+	# Root in a new network namespace: the family is not there; requests
+	# sent to its id from the initial namespace find nothing either.
+	$T unshare -n $CLI report >"$P/netns.out" 2>&1
+	echo $? >"$P/netns.rc"
+	unshare -n nlfuzz --privcheck --family-id "${FID:-0}" >"$P/netns-ops.txt" 2>&1
+
+	# ---- every operation of the CLI, as root -------------------------
+	O=$R/ops
+	mkdir -p "$O"
+	first=
+	second=
+	for d in /sys/bus/pci/devices/*; do
+		[ -d "$d/pci_bus" ] && continue
+		if [ -z "$first" ]; then first=${d##*/}; elif [ -z "$second" ]; then second=${d##*/}; fi
+	done
+	n=0
+	for c in "info" "report" "report --json" "topo" "topo --all --json" "p2p $first $second" \
+		"report $first" "check --profile gpudirect" "check --profile vfio" \
+		"check --profile baseline --format json"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086 # a command line, split on purpose
+		$T $CLI $c >"$O/$n.out" 2>&1
+		echo "$n $? $c" >>"$O/rc.txt"
+	done
+	$T p2p-probe dump --quiet >"$O/p2p-probe.out" 2>&1
+	echo "p2p-probe $?" >>"$O/rc.txt"
+	$T dump-probe >"$O/dump-probe.out" 2>&1
+	echo "dump-probe $?" >>"$O/rc.txt"
+
+	# ---- the fuzzer --------------------------------------------------
+	mkdir -p "$R/nlfuzz"
+	fact fuzz_start "$(uptime_s)"
+	log "nlfuzz: $COUNT messages, seed $SEED"
+	nlfuzz --seed "$SEED" --count "$COUNT" --out "$R/nlfuzz" >"$R/nlfuzz.out" 2>&1
+	fact nlfuzz_rc $?
+	fact fuzz_end "$(uptime_s)"
+	tail -n 3 "$R/nlfuzz.out"
+
+	config_snap "$R/config/after"
+
+	# After rmmod, so that what only the module's own data still pointed
+	# to counts too. kmemleak reports an object unreferenced for 5 s or
+	# more and unchanged since the previous scan: two scans.
+	rmmod pcieaudit >"$R/rmmod.out" 2>&1
+	fact rmmod_rc $?
+	if [ -w /sys/kernel/debug/kmemleak ]; then
+		echo scan >/sys/kernel/debug/kmemleak
+		sleep 5
+		echo scan >/sys/kernel/debug/kmemleak
+		cat /sys/kernel/debug/kmemleak >"$R/kmemleak.txt"
+	fi
+	fact leak_scan_end "$(uptime_s)"
+fi
+
+dmesg >"$R/dmesg.txt"
+fact finished 1
+
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+{
+	echo
+	echo "$PAYLOAD_BEGIN"
+	tar -czf - -C /tmp results | base64
+	echo "$PAYLOAD_END"
+} >/dev/ttyS1
+sync
+log "payload sent; powering off"
+poweroff -f
