@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Medians and ratios of the benchmark's raw figures (bench-init.sh).
+
+  analyze.py --check RESULTS            one run: table; exit 1 if unusable
+  analyze.py --summary RESULTS...       all runs: the tables of
+                                        docs/performance.md, in Markdown
+
+A run is unusable when the guest did not finish, a measured command failed,
+fewer than 5 counted rounds exist, or the outputs disagree on how many PCI
+functions there are (report, lspci and scrape count them independently).
+"""
+import argparse
+import gzip
+import json
+import os
+import statistics
+import sys
+
+NAMES = {
+    "report": "pcieaudit-cli report --json",
+    "lspci": "lspci -vvv",
+    "scrape": "scrape (compiled sysfs scraper)",
+    "clisysfs": "pcieaudit-cli report --json --sysfs /sys",
+    "topo": "pcieaudit-cli topo (64 endpoints, 4032 pairs)",
+}
+
+
+def load(res):
+    facts = {}
+    with open(os.path.join(res, "facts.txt")) as f:
+        for line in f:
+            k, _, v = line.rstrip("\n").partition("=")
+            facts[k] = v
+    runs = {}
+    path = os.path.join(res, "times.tsv")
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                p = line.split()
+                if len(p) != 7:
+                    raise ValueError(f"{path}: bad line {line!r}")
+                rnd, var = int(p[0]), p[1]
+                wall, user, sys_, rss, rc = map(int, p[2:])
+                runs.setdefault(var, []).append(
+                    dict(round=rnd, wall=wall, user=user, sys=sys_, rss=rss, rc=rc))
+    return facts, runs
+
+
+def stats(runs):
+    """Median of the counted rounds (round 0 warms up)."""
+    out = {}
+    for var, rs in runs.items():
+        counted = [r for r in rs if r["round"] > 0]
+        out[var] = dict(
+            n=len(counted),
+            wall=statistics.median(r["wall"] for r in counted) / 1000.0,
+            wall_min=min(r["wall"] for r in counted) / 1000.0,
+            wall_max=max(r["wall"] for r in counted) / 1000.0,
+            cpu=statistics.median(r["user"] + r["sys"] for r in counted) / 1000.0,
+            user=statistics.median(r["user"] for r in counted) / 1000.0,
+            sys=statistics.median(r["sys"] for r in counted) / 1000.0,
+            rss=max(r["rss"] for r in counted),
+            rcs=sorted({r["rc"] for r in rs}),
+        ) if counted else dict(n=0, rcs=sorted({r["rc"] for r in rs}))
+    return out
+
+
+def out_text(res, var):
+    path = os.path.join(res, f"out-{var}.gz")
+    if not os.path.exists(path):
+        return None
+    with gzip.open(path, "rt", errors="replace") as f:
+        return f.read()
+
+
+def counts(res):
+    """Functions each tool saw, counted from its own output."""
+    c = {}
+    t = out_text(res, "report")
+    if t:
+        c["report"] = len(json.loads(t).get("devices", []))
+    t = out_text(res, "clisysfs")
+    if t:
+        c["clisysfs"] = len(json.loads(t).get("devices", []))
+    t = out_text(res, "lspci")
+    if t:
+        c["lspci"] = sum(1 for line in t.splitlines() if line and not line[0].isspace())
+    t = out_text(res, "scrape")
+    if t:
+        c["scrape"] = sum(1 for line in t.splitlines() if line.startswith("dev\t"))
+    t = out_text(res, "topo")
+    if t:
+        c["topo_text_lines"] = len(t.splitlines())
+    return c
+
+
+def check(res):
+    problems = []
+    facts, runs = load(res)
+    if facts.get("finished") != "1":
+        problems.append("guest did not finish")
+    st = stats(runs)
+    for var, s in st.items():
+        if s["rcs"] != [0]:
+            problems.append(f"{var}: exit status {s['rcs']}")
+        if s["n"] < 5:
+            problems.append(f"{var}: only {s['n']} counted rounds")
+    nfun = int(facts.get("functions", "0"))
+    for tool, n in counts(res).items():
+        if tool != "topo_text_lines" and n != nfun:
+            problems.append(f"{tool} saw {n} functions, sysfs has {nfun}")
+    if int(facts.get("selected", "0")) != min(64, nfun - int(facts.get("bridges", "0"))):
+        problems.append(f"{facts.get('selected')} endpoints selected, not 64")
+    return facts, st, problems
+
+
+def table(facts, st):
+    lines = [f"kernel {facts.get('kernel')}, {facts.get('functions')} functions "
+             f"({facts.get('bridges')} bridges, {facts.get('vfs')} VFs, "
+             f"{facts.get('groups')} IOMMU groups)",
+             "| variant | median ms | min-max ms | CPU ms (user+sys) | peak RSS KiB | x report |",
+             "|---|---:|---:|---:|---:|---:|"]
+    base = st.get("report", {}).get("wall")
+    for var in NAMES:
+        s = st.get(var)
+        if not s or not s["n"]:
+            continue
+        ratio = f"{s['wall'] / base:.2f}" if base else "-"
+        lines.append(f"| {NAMES[var]} | {s['wall']:.1f} | {s['wall_min']:.1f}-{s['wall_max']:.1f} | "
+                     f"{s['cpu']:.1f} ({s['user']:.1f}+{s['sys']:.1f}) | {s['rss']} | {ratio} |")
+    return "\n".join(lines)
+
+
+def summary(dirs):
+    rows = []
+    for d in dirs:
+        facts, st, problems = check(d)
+        rows.append((int(facts.get("functions", 0)), d, facts, st, problems))
+    rows.sort(key=lambda r: (r[2].get("kernel", ""), r[0]))
+    out = []
+    for nfun, d, facts, st, problems in rows:
+        out.append(f"### {os.path.basename(os.path.dirname(d.rstrip('/')))}\n")
+        out.append(table(facts, st))
+        if problems:
+            out.append("\nPROBLEMS: " + "; ".join(problems))
+        out.append("")
+    # Ratios and growth, per kernel.
+    out.append("| functions | kernel | lspci -vvv / report | scrape / report | "
+               "clisysfs / report | topo / report | report peak RSS KiB |")
+    out.append("|---:|---|---:|---:|---:|---:|---:|")
+    for nfun, d, facts, st, _ in rows:
+        r = st.get("report", {}).get("wall")
+        if not r:
+            continue
+
+        def ratio(v):
+            s = st.get(v)
+            return f"{s['wall'] / r:.1f}x" if s and s.get("n") else "-"
+        out.append(f"| {nfun} | {facts.get('kernel')} | {ratio('lspci')} | {ratio('scrape')} | "
+                   f"{ratio('clisysfs')} | {ratio('topo')} | {st['report']['rss']} |")
+    by_kernel = {}
+    for row in rows:
+        by_kernel.setdefault(row[2].get("kernel"), []).append(row)
+    out.append("")
+    out.append("Growth (median wall time ratio between consecutive sizes, "
+               "normalised to a doubling of functions: ratio ** (1 / log2(size ratio))):")
+    out.append("")
+    out.append("| kernel | variant | sizes | time ratio | per doubling |")
+    out.append("|---|---|---|---:|---:|")
+    import math
+    for k, rs in by_kernel.items():
+        for var in NAMES:
+            for a, b in zip(rs, rs[1:]):
+                sa, sb = a[3].get(var), b[3].get(var)
+                if not sa or not sb or not sa.get("n") or not sb.get("n"):
+                    continue
+                tr = sb["wall"] / sa["wall"]
+                per = tr ** (1 / math.log2(b[0] / a[0]))
+                out.append(f"| {k} | {var} | {a[0]} -> {b[0]} | {tr:.2f} | {per:.2f} |")
+    return "\n".join(out), any(r[4] for r in rows)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--summary", action="store_true")
+    ap.add_argument("dirs", nargs="+")
+    a = ap.parse_args()
+    if a.summary:
+        text, bad = summary(a.dirs)
+        print(text)
+        return 1 if bad else 0
+    facts, st, problems = check(a.dirs[-1])
+    print(table(facts, st))
+    print("counts:", counts(a.dirs[-1]))
+    for p in problems:
+        print("PROBLEM:", p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

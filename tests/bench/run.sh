@@ -1,0 +1,45 @@
+#!/bin/bash
+# run.sh [NAME...]: the benchmark (make bench). Not a test: nothing here
+# passes or fails on speed; it fails only when a run is unusable (see
+# analyze.py). Boots each bench machine in turn (default: topo-64, topo-256,
+# topo-1024 on the stock Debian kernel, then topo-256-p2pdma on the P2PDMA
+# test kernel), each measuring every variant interleaved within its one
+# boot, and writes the tables to tests/vm/out/bench-summary.md.
+# BENCH_CMDLINE adds guest options (pa_rounds=N, pa_profile=0, ...).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+OUT=${PCIEAUDIT_VM_OUT:-$ROOT/tests/vm/out}
+NAMES=("$@")
+[[ ${#NAMES[@]} -gt 0 ]] || NAMES=(topo-64 topo-256 topo-1024 topo-256-p2pdma)
+
+# The payload markers of tests/vm/lib.sh.
+BEGIN='=====PCIEAUDIT-PAYLOAD-BEGIN-7f3a9c====='
+END='=====PCIEAUDIT-PAYLOAD-END-7f3a9c====='
+dirs=()
+rc=0
+for n in "${NAMES[@]}"; do
+	[[ -f $HERE/$n.sh ]] || { echo "run.sh: no $HERE/$n.sh" >&2; exit 2; }
+	# One VM at a time; the machine's other jobs still add noise, which
+	# the interleaved rounds spread over all variants alike.
+	if ! nice -n 5 "$ROOT/tests/vm/run-topology.sh" "$HERE/$n.sh"; then
+		# With 1000+ devices QEMU takes minutes to exit after the guest
+		# powered off, and the harness then reports a timeout: a complete
+		# payload is still a complete run.
+		res=$OUT/$n
+		if [[ ! -d $res/results ]] && grep -q "^$END" "$res/payload.txt" 2>/dev/null; then
+			sed -n "/^$BEGIN/,/^$END/{/^=====/d;p}" "$res/payload.txt" | tr -d '\r' |
+				base64 -d | tar -xzmf - -C "$res"
+			python3 "$HERE/analyze.py" --check "$res/results" || rc=1
+		else
+			rc=1
+		fi
+	fi
+	[[ -f $OUT/$n/results/times.tsv ]] && dirs+=("$OUT/$n/results")
+done
+[[ ${#dirs[@]} -gt 0 ]] || exit 1
+python3 "$HERE/analyze.py" --summary "${dirs[@]}" >"$OUT/bench-summary.md" || rc=1
+cat "$OUT/bench-summary.md"
+echo "run.sh: tables in ${OUT#"$ROOT"/}/bench-summary.md"
+exit $rc
