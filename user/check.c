@@ -216,19 +216,12 @@ static bool no_iommu_table(const struct pa_report *rep)
 	       !strcmp(rep->host.iommu_table, "none");
 }
 
-bool pa_check_iommu_not_built(const struct pa_report *rep)
-{
-	/* Only the module knows the build; its reports carry its version. */
-	return rep->info.module_version &&
-	       !(rep->info.features & PCIEAUDIT_F_IOMMU_API);
-}
-
 const char *pa_check_iommu_why(const struct pa_check *c)
 {
 	const struct pa_report *rep = c->rep;
 	const char *table = rep->has_host ? rep->host.iommu_table : NULL;
 
-	if (pa_check_iommu_not_built(rep))
+	if (pa_info_iommu_not_built(&rep->info))
 		return ": this kernel is built without IOMMU support (CONFIG_IOMMU_API is off), so no firmware setting or kernel parameter can turn it on";
 	if (c->has_cmdline && iommu_off_param(c))
 		return ": a kernel parameter turns it off";
@@ -259,7 +252,7 @@ struct pa_remedy pa_check_iommu_remedy(const struct pa_check *c,
 		    !strcmp(rep->host.iommu_table, "IVRS");
 	bool vm = rep->has_host && rep->host.hypervisor == 1;
 
-	if (pa_check_iommu_not_built(rep)) {
+	if (pa_info_iommu_not_built(&rep->info)) {
 		snprintf(buf, len, "boot a kernel built with CONFIG_IOMMU_API and the IOMMU driver (CONFIG_INTEL_IOMMU, CONFIG_AMD_IOMMU), such as Debian's linux-image-amd64");
 		return (struct pa_remedy){ PA_REMEDY_KERNEL, buf };
 	}

@@ -144,9 +144,6 @@ struct pa_remedy pa_check_iommu_remedy(const struct pa_check *c,
  * clause for a finding's message, "" when they tell nothing. */
 const char *pa_check_iommu_why(const struct pa_check *c);
 
-/* The module says the kernel has no CONFIG_IOMMU_API. */
-bool pa_check_iommu_not_built(const struct pa_report *rep);
-
 /* Whether the host's CPU vendor is vendor (PA_CPU_INTEL, PA_CPU_AMD). */
 bool pa_check_cpu_is(const struct pa_report *rep, const char *vendor);
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/pcieaudit.h>
 
 int pa_addr_cmp(const struct pa_addr *a, const struct pa_addr *b)
 {
@@ -41,6 +42,12 @@ void pa_group_clear(struct pa_group *group)
 {
 	free(group->members);
 	*group = (struct pa_group){ 0 };
+}
+
+bool pa_info_iommu_not_built(const struct pa_info *info)
+{
+	return info->module_version &&
+	       !(info->features & PCIEAUDIT_F_IOMMU_API);
 }
 
 void pa_info_clear(struct pa_info *info)

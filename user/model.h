@@ -183,6 +183,10 @@ bool pa_addr_same_slot(const struct pa_addr *a, const struct pa_addr *b);
 void pa_device_clear(struct pa_device *dev);
 void pa_group_clear(struct pa_group *group);
 void pa_info_clear(struct pa_info *info);
+
+/* The module says the kernel has no CONFIG_IOMMU_API. Reports read
+ * without the module (no version) know nothing of the build. */
+bool pa_info_iommu_not_built(const struct pa_info *info);
 void pa_host_clear(struct pa_host *host);
 void pa_report_clear(struct pa_report *rep);
 void pa_report_clear_devices(struct pa_report *rep);

@@ -275,8 +275,7 @@ static void print_groups(FILE *f, const struct pa_report *rep)
 
 static const char *iommu_mode_text(const struct pa_info *info)
 {
-	/* Only the module knows the build; its reports carry its version. */
-	if (info->module_version && !(info->features & PCIEAUDIT_F_IOMMU_API))
+	if (pa_info_iommu_not_built(info))
 		return "not built (CONFIG_IOMMU_API off)";
 	if (!(info->features & PCIEAUDIT_F_IOMMU_PRESENT))
 		return "none";
