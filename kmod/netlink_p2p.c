@@ -361,7 +361,8 @@ struct selection {
  * most of a pair dump's time (docs/performance.md). The last of repeated
  * attributes wins, as in nla_parse_nested().
  */
-static bool addr_matches(const struct nlattr *nest, struct pci_dev *pdev)
+/* The key of an address nest; false when it misses a part (none match). */
+static bool addr_key(const struct nlattr *nest, u64 *key)
 {
 	const struct nlattr *a;
 	u32 domain = U32_MAX;
@@ -381,8 +382,17 @@ static bool addr_matches(const struct nlattr *nest, struct pci_dev *pdev)
 			break;
 		}
 	}
-	return domain == (u32)pci_domain_nr(pdev->bus) &&
-	       bus == pdev->bus->number && devfn == pdev->devfn;
+	if (domain > INT_MAX || bus < 0 || devfn < 0)
+		return false;
+	*key = (u64)domain << 16 | (u64)bus << 8 | devfn;
+	return true;
+}
+
+static bool addr_matches(const struct nlattr *nest, struct pci_dev *pdev)
+{
+	u64 key;
+
+	return addr_key(nest, &key) && key == pcieaudit_dev_key(pdev);
 }
 
 static bool class_matches(const struct nlattr *nest, struct pci_dev *pdev)
@@ -416,6 +426,92 @@ static bool selected(struct pci_dev *pdev, const void *data)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * A selection of addresses only, at most PCIEAUDIT_P2P_MAX_CLIENTS of them
+ * (what the CLI asks for): one walk of the bus per part finds them all,
+ * sorted by key. The general path walks the bus once per 16 clients of
+ * each provider and matches every selector against every function: 4032
+ * pairs of 64 devices on 1000 functions took more than a full report.
+ */
+struct addr_table {
+	unsigned int n;
+	u64 key[PCIEAUDIT_P2P_MAX_CLIENTS];
+	struct pci_dev *pdev[PCIEAUDIT_P2P_MAX_CLIENTS];
+};
+
+/* Keys sorted, without repeats; false for other selections. */
+static bool addr_table_keys(struct addr_table *t, const struct nlmsghdr *nlh)
+{
+	const struct nlattr *attr;
+	unsigned int i;
+	int rem;
+	u64 key;
+
+	t->n = 0;
+	nlmsg_for_each_attr(attr, nlh, GENL_HDRLEN, rem) {
+		if (nla_type(attr) == PCIEAUDIT_A_P2P_SELECT_CLASS)
+			return false;
+		if (nla_type(attr) != PCIEAUDIT_A_P2P_SELECT_DEV ||
+		    !addr_key(attr, &key))
+			continue;
+		for (i = t->n; i > 0 && t->key[i - 1] > key; i--)
+			;
+		if (i > 0 && t->key[i - 1] == key)
+			continue;
+		if (t->n == PCIEAUDIT_P2P_MAX_CLIENTS)
+			return false;
+		memmove(&t->key[i + 1], &t->key[i], (t->n - i) * sizeof(key));
+		t->key[i] = key;
+		t->n++;
+	}
+	return true;
+}
+
+static int addr_table_find(struct device *dev, void *data)
+{
+	struct addr_table *t = data;
+	struct pci_dev *pdev = to_pci_dev(dev);
+	u64 key = pcieaudit_dev_key(pdev);
+	unsigned int lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (t->key[mid] == key) {
+			if (!t->pdev[mid])
+				t->pdev[mid] = pci_dev_get(pdev);
+			break;
+		}
+		if (t->key[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* References the selected functions present now; drops the others. */
+static void addr_table_resolve(struct addr_table *t)
+{
+	unsigned int i, n = 0;
+
+	memset(t->pdev, 0, sizeof(t->pdev));
+	bus_for_each_dev(&pci_bus_type, NULL, t, addr_table_find);
+	for (i = 0; i < t->n; i++) {
+		if (!t->pdev[i])
+			continue;
+		t->key[n] = t->key[i];
+		t->pdev[n++] = t->pdev[i];
+	}
+	t->n = n;
+}
+
+static void addr_table_release(struct addr_table *t)
+{
+	while (t->n)
+		pci_dev_put(t->pdev[--t->n]);
 }
 
 static int put_pair_msg(struct sk_buff *skb, struct netlink_callback *cb,
@@ -488,6 +584,72 @@ static bool dump_clients(struct sk_buff *skb, struct netlink_callback *cb,
 	return full;
 }
 
+/* Pairs of an address table, from the cursors on; true when full. */
+static bool dump_table(struct sk_buff *skb, struct netlink_callback *cb,
+		       const struct addr_table *t, bool verbose,
+		       u64 *next_provider, u64 *next_client)
+{
+	unsigned int i, j;
+	bool full = false;
+
+	for (i = 0; i < t->n && !full; i++) {
+		if (t->key[i] < *next_provider)
+			continue;
+		/* As in the general path: a removed provider's cursor. */
+		if (t->key[i] != *next_provider)
+			*next_client = 0;
+		for (j = 0; j < t->n && !full; j++) {
+			if (t->key[j] < *next_client)
+				continue;
+			if (j != i)
+				full = put_pair_msg(skb, cb, t->pdev[i],
+						    t->pdev[j], verbose) != 0;
+			if (!full)
+				*next_client = t->key[j] + 1;
+		}
+		if (!full) {
+			*next_provider = t->key[i] + 1;
+			*next_client = 0;
+		} else {
+			*next_provider = t->key[i];
+		}
+	}
+	return full;
+}
+
+/* The general path: any selection, walked in batches. */
+static bool dump_walk(struct sk_buff *skb, struct netlink_callback *cb,
+		      const struct selection *sel, bool verbose,
+		      u64 *next_provider, u64 *next_client)
+{
+	struct pcieaudit_batch b;
+	bool full = false;
+	unsigned int i, n;
+
+	do {
+		pcieaudit_batch_collect(&b, *next_provider, selected, sel);
+		n = b.n;
+		for (i = 0; i < n && !full; i++) {
+			/*
+			 * The provider the last part stopped in was removed:
+			 * its client cursor would skip this one's first pairs.
+			 */
+			if (b.key[i] != *next_provider)
+				*next_client = 0;
+			full = dump_clients(skb, cb, b.pdev[i], sel, verbose,
+					    next_client);
+			if (!full) {
+				*next_provider = b.key[i] + 1;
+				*next_client = 0;
+			} else {
+				*next_provider = b.key[i];
+			}
+		}
+		pcieaudit_batch_release(&b);
+	} while (!full && n == PCIEAUDIT_BATCH);
+	return full;
+}
+
 /**
  * pcieaudit_nl_p2p_dumpit - the next ordered pairs of the selection
  * @skb: message buffer
@@ -506,9 +668,8 @@ int pcieaudit_nl_p2p_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	};
 	u64 next_provider = pcieaudit_nl_cursor(cb, 0);
 	u64 next_client = pcieaudit_nl_cursor(cb, 2);
-	struct pcieaudit_batch b;
-	bool verbose, full = false;
-	unsigned int i, n;
+	struct addr_table *t;
+	bool verbose, full;
 
 	if (cb->args[4])
 		return 0;
@@ -521,30 +682,24 @@ int pcieaudit_nl_p2p_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	get_flags(attrs[PCIEAUDIT_A_P2P_FLAGS], NULL, &verbose);
 
+	/* 1 KiB, too much for the stack of kernels with FRAME_WARN=1024. */
+	t = kmalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+
 	pci_lock_rescan_remove();
 	cb->seq = pcieaudit_generation();
-	do {
-		pcieaudit_batch_collect(&b, next_provider, selected, &sel);
-		n = b.n;
-		for (i = 0; i < n && !full; i++) {
-			/*
-			 * The provider the last part stopped in was removed:
-			 * its client cursor would skip this one's first pairs.
-			 */
-			if (b.key[i] != next_provider)
-				next_client = 0;
-			full = dump_clients(skb, cb, b.pdev[i], &sel, verbose,
-					    &next_client);
-			if (!full) {
-				next_provider = b.key[i] + 1;
-				next_client = 0;
-			} else {
-				next_provider = b.key[i];
-			}
-		}
-		pcieaudit_batch_release(&b);
-	} while (!full && n == PCIEAUDIT_BATCH);
+	if (sel.any && addr_table_keys(t, cb->nlh)) {
+		addr_table_resolve(t);
+		full = dump_table(skb, cb, t, verbose, &next_provider,
+				  &next_client);
+		addr_table_release(t);
+	} else {
+		full = dump_walk(skb, cb, &sel, verbose, &next_provider,
+				 &next_client);
+	}
 	pci_unlock_rescan_remove();
+	kfree(t);
 
 	pcieaudit_nl_cursor_set(cb, 0, next_provider);
 	pcieaudit_nl_cursor_set(cb, 2, next_client);

@@ -15,10 +15,14 @@
 #include "topo.h"
 
 /* json-c stores a NULL value as JSON null, which the schema uses for every
- * absent value. */
+ * absent value. Every key here is a literal or a static name, and each
+ * object gets each key once: json-c need neither copy nor look it up
+ * (that was a fifth of the JSON's cost at 1000+ functions). */
 static void add(json_object *obj, const char *key, json_object *value)
 {
-	json_object_object_add(obj, key, value);
+	json_object_object_add_ex(obj, key, value,
+				  JSON_C_OBJECT_ADD_KEY_IS_NEW |
+				  JSON_C_OBJECT_ADD_CONSTANT_KEY);
 }
 
 static json_object *string_or_null(const char *s)

@@ -166,6 +166,8 @@ struct pa_report {
 	size_t ndevices;
 	struct pa_group *groups;
 	size_t ngroups;
+	/* devices are in address order (pa_report_sort()): lookups bisect. */
+	bool devices_sorted;
 	/* P2P answers among some devices; has_p2p is false when they were not
 	 * asked for or the module does not give them. */
 	bool has_p2p;

@@ -97,6 +97,8 @@ int pa_nl_errno(int nle_err)
 	return -map[nle];
 }
 
+#define PA_NL_PART_SIZE 32768
+
 /* Best effort: kernels before 4.12 have no extended acks, and errors then
  * come without the kernel's explanation. */
 static void enable_extack(struct nl_sock *sk)
@@ -194,6 +196,11 @@ static int connect_family(struct pa_nl *nl)
 	/* Do requests ask for their ack themselves (pa_nl_request()); dumps
 	 * end with NLMSG_DONE instead. */
 	nl_socket_disable_auto_ack(nl->sk);
+	/* The kernel sizes a dump part to the reader's buffer, up to 32 KiB:
+	 * half the parts (and the module's walks) of libnl's 16 KiB. */
+	err = nl_socket_set_msg_buf_size(nl->sk, PA_NL_PART_SIZE);
+	if (err < 0)
+		return pa_nl_errno(err);
 	/* Asking by name also makes the kernel load a module that declares
 	 * the family alias. */
 	err = resolve_family(nl);

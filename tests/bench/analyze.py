@@ -23,6 +23,7 @@ NAMES = {
     "scrape": "scrape (compiled sysfs scraper)",
     "clisysfs": "pcieaudit-cli report --json --sysfs /sys",
     "topo": "pcieaudit-cli topo (64 endpoints, 4032 pairs)",
+    "exec": "pcieaudit-cli --version (exec and dynamic linking only)",
 }
 
 
@@ -147,8 +148,8 @@ def summary(dirs):
         out.append("")
     # Ratios and growth, per kernel.
     out.append("| functions | kernel | lspci -vvv / report | scrape / report | "
-               "clisysfs / report | topo / report | report peak RSS KiB |")
-    out.append("|---:|---|---:|---:|---:|---:|---:|")
+               "clisysfs / report | topo / report | exec / report | report peak RSS KiB |")
+    out.append("|---:|---|---:|---:|---:|---:|---:|---:|")
     for nfun, d, facts, st, _ in rows:
         r = st.get("report", {}).get("wall")
         if not r:
@@ -158,7 +159,8 @@ def summary(dirs):
             s = st.get(v)
             return f"{s['wall'] / r:.1f}x" if s and s.get("n") else "-"
         out.append(f"| {nfun} | {facts.get('kernel')} | {ratio('lspci')} | {ratio('scrape')} | "
-                   f"{ratio('clisysfs')} | {ratio('topo')} | {st['report']['rss']} |")
+                   f"{ratio('clisysfs')} | {ratio('topo')} | {ratio('exec')} | "
+                   f"{st['report']['rss']} |")
     by_kernel = {}
     for row in rows:
         by_kernel.setdefault(row[2].get("kernel"), []).append(row)

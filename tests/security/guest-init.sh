@@ -8,19 +8,10 @@
 #
 # Kernel command line: pa_nlfuzz_count=N pa_nlfuzz_seed=S (0: pick one).
 
-PATH=/usr/sbin:/usr/bin:/sbin:/bin
-export PATH
+# shellcheck disable=SC1091 # tests/vm/guest-lib.sh, installed by build-initramfs.sh
+. /lib/pcieaudit/guest-lib.sh
+guest_mount debugfs
 
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-exec </dev/console >/dev/console 2>&1
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mkdir -p /tmp /run
-mount -t tmpfs tmpfs /tmp
-mount -t debugfs debugfs /sys/kernel/debug
-
-PAYLOAD_BEGIN='=====PCIEAUDIT-PAYLOAD-BEGIN-7f3a9c====='
-PAYLOAD_END='=====PCIEAUDIT-PAYLOAD-END-7f3a9c====='
 CLI=/usr/bin/pcieaudit-cli
 KO=/lib/pcieaudit/pcieaudit.ko
 T="timeout 60"
@@ -166,13 +157,5 @@ fi
 dmesg >"$R/dmesg.txt"
 fact finished 1
 
-stty -F /dev/ttyS1 raw -echo 2>/dev/null
-{
-	echo
-	echo "$PAYLOAD_BEGIN"
-	tar -czf - -C /tmp results | base64
-	echo "$PAYLOAD_END"
-} >/dev/ttyS1
-sync
-log "payload sent; powering off"
-poweroff -f
+# Ship the results: the host cuts the base64 out between the markers.
+guest_ship

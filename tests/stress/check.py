@@ -160,8 +160,12 @@ class Run:
             if p[0] == 'W':
                 for b in p[4].split(','):
                     self.windows[key_of(b)].append((int(p[1]), int(p[2])))
-        if 'RESUME switch 1 vf 1' not in resume:
-            self.fail('resume.log: a provider was not removed between the parts of a P2P dump')
+        # Once without selectors (the module's general path), once with
+        # every endpoint selected by address (its one-walk path).
+        for mode in ('all', 'select'):
+            if 'RESUME %s switch 1 vf 1' % mode not in resume:
+                self.fail('resume.log: a provider was not removed between the parts '
+                          'of a P2P dump (%s)' % mode)
         self.figures['P2P dumps resumed from a removed provider'] = resume.count('\nRM ') + resume.startswith('RM ')
         for k in self.windows:
             if k not in self.universe:
@@ -412,7 +416,8 @@ GOOD = {
                    'W 300 400 switch 0000:06:00.0\nOK 2 switch\nW 500 600 vf 0000:06:00.0\nOK 3 vf\n',
     'reload.log': 'U 1000 1100 3\n',
     'resume.log': 'RM 0000:06:00.0 after-part 1 provider 600\nD p2p 1 800 900 0 3 1 1 0 20>600\n'
-                  'W 850 950 switch 0000:06:00.0\nRESUME switch 1 vf 1\n',
+                  'W 850 950 switch 0000:06:00.0\nRESUME all switch 1 vf 1\n'
+                  'RESUME select switch 1 vf 1\n',
     # Before any window: all there. During one: 06:00.0 may be missing.
     'dump-dev-hotplug.log': 'D dev 1 10 20 0 1 3 0 0 10,20,600\n'
                             'D dev 2 150 160 0 2 2 1 0 10,20\n',
@@ -454,7 +459,10 @@ BROKEN = [
     ('CLI skb ENOMEM as no module', 'cli-failnth.log', 'a', 'K 3 4 pcieaudit-cli: kernel module not loaded\n', 'skb-fail 3'),
     ('CLI never out of memory', 'cli-failnth.log', 'w', 'T 95 rc 0\nN 95 0 1 \n', 'no failed allocation'),
     ('resume pair lost', 'resume.log', 'a', 'D p2p 2 800 840 0 3 1 1 0 600>20\n', 'lacks 1 pairs'),
-    ('resume never removed', 'resume.log', 'w', 'RESUME switch 0 vf 1\n', 'not removed'),
+    ('resume never removed', 'resume.log', 'w', 'RESUME all switch 0 vf 1\nRESUME select switch 1 vf 1\n',
+     'not removed'),
+    ('selected resume never removed', 'resume.log', 'w',
+     'RESUME all switch 1 vf 1\nRESUME select switch 1 vf 0\n', 'dump (select)'),
     ('report lacks a device', 'final.json', 'w', '{"devices": [{"bdf": "0000:00:02.0"}]}', 'report lacks'),
     ('guest did not finish', 'facts.txt', 'w', GOOD['facts.txt'].replace('finished=1\n', ''), 'finished'),
     ('too few cycles', 'hotplug.log', 'w', 'W 100 200 endpoint 0000:06:00.0\nOK 1 endpoint\n', '1 hot-plug cycles'),

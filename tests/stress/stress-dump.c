@@ -156,11 +156,13 @@ static void nl_reopen(struct nl *nl)
 static int nl_send(struct nl *nl, uint16_t type, uint16_t flags, uint8_t cmd,
 		   uint8_t version, const void *attrs, size_t alen)
 {
-	char buf[256] __attribute__((aligned(4)));
+	char buf[BUF_SIZE] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 	struct genlmsghdr *g = NLMSG_DATA(nlh);
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 
+	if (NLMSG_LENGTH(GENL_HDRLEN + alen) > sizeof(buf))
+		return -EMSGSIZE;
 	memset(buf, 0, sizeof(buf));
 	nlh->nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN + alen);
 	nlh->nlmsg_type = type;
@@ -637,6 +639,23 @@ static void subtree(const char *bdf, struct sbuf *out)
 	pclose(p);
 }
 
+/* The first @n VFs of @pf, from sysfs; comma-separated. */
+static void vf_list(const char *pf, int n, struct sbuf *out)
+{
+	for (int i = 0; i < n; i++) {
+		char link[128], target[256];
+		ssize_t len;
+
+		snprintf(link, sizeof(link), "/sys/bus/pci/devices/%s/virtfn%d",
+			 pf, i);
+		len = readlink(link, target, sizeof(target) - 1);
+		if (len < 0)
+			die("%s: %s", link, strerror(errno));
+		target[len] = '\0';
+		sb_add(out, "%s%s", out->len ? "," : "", strrchr(target, '/') + 1);
+	}
+}
+
 static bool all_exist(const char *list)
 {
 	char *copy = strdup(list), *save = NULL;
@@ -669,19 +688,7 @@ static int cmd_hotplug(char **argv)
 
 	subtree(ep, &ep_set);
 	subtree(sw, &sw_set);
-	for (int i = 0; i < atoi(nvfs); i++) {
-		char link[128], target[256];
-		ssize_t n;
-
-		snprintf(link, sizeof(link), "/sys/bus/pci/devices/%s/virtfn%d",
-			 pf, i);
-		n = readlink(link, target, sizeof(target) - 1);
-		if (n < 0)
-			die("%s: %s", link, strerror(errno));
-		target[n] = '\0';
-		sb_add(&vf_set, "%s%s", vf_set.len ? "," : "",
-		       strrchr(target, '/') + 1);
-	}
+	vf_list(pf, atoi(nvfs), &vf_set);
 	fprintf(log, "SET endpoint %s\nSET switch %s\nSET vf %s\n", ep_set.s,
 		sw_set.s, vf_set.s);
 	snprintf(numvfs, sizeof(numvfs), "/sys/bus/pci/devices/%s/sriov_numvfs",
@@ -748,6 +755,57 @@ static bool in_set(const char *set, long long key)
 	return key >= 0 && strstr(set, bdf);
 }
 
+static size_t put_attr(char *p, uint16_t type, const void *data, size_t len)
+{
+	struct nlattr *a = (struct nlattr *)p;
+
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	memcpy(p + NLA_HDRLEN, data, len);
+	memset(p + NLA_HDRLEN + len, 0, NLA_ALIGN(a->nla_len) - a->nla_len);
+	return NLA_ALIGN(a->nla_len);
+}
+
+/*
+ * Address selectors (PCIEAUDIT_A_P2P_SELECT_DEV) of every function without
+ * a subordinate bus now, the set a dump without selectors takes: such a
+ * selection (the CLI's) goes the module's one-walk path, none its general
+ * path. Returns the length written to @attrs.
+ */
+static size_t select_endpoints(char *attrs, size_t room)
+{
+	FILE *p = popen("for d in /sys/bus/pci/devices/*; do "
+			"[ -e $d/pci_bus ] || echo ${d##*/}; done", "r");
+	char line[64];
+	size_t len = 0;
+
+	if (!p)
+		die("popen: %s", strerror(errno));
+	while (fgets(line, sizeof(line), p)) {
+		unsigned int dom, bus, dev, fn;
+		uint8_t b, devfn;
+		char nest[64];
+		size_t n = NLA_HDRLEN;
+
+		if (sscanf(line, "%x:%x:%x.%u", &dom, &bus, &dev, &fn) != 4)
+			continue;
+		b = (uint8_t)bus;
+		devfn = (uint8_t)(dev << 3 | fn);
+		n += put_attr(nest + n, PCIEAUDIT_A_ADDR_DOMAIN, &dom, 4);
+		n += put_attr(nest + n, PCIEAUDIT_A_ADDR_BUS, &b, 1);
+		n += put_attr(nest + n, PCIEAUDIT_A_ADDR_DEVFN, &devfn, 1);
+		((struct nlattr *)nest)->nla_type = PCIEAUDIT_A_P2P_SELECT_DEV |
+						    NLA_F_NESTED;
+		((struct nlattr *)nest)->nla_len = n;
+		if (len + n > room)
+			die("select: more functions than a request holds");
+		memcpy(attrs + len, nest, n);
+		len += n;
+	}
+	pclose(p);
+	return len;
+}
+
 /*
  * One P2P dump, part by part. The kernel builds the next part at the end
  * of the recv() that drained the previous one, unless the socket's queue
@@ -755,35 +813,26 @@ static bool in_set(const char *set, long long key)
  * and when it ends in a provider of the switch's subtree or a VF, that
  * provider is removed before the part is consumed. The next part then
  * resumes from a removed provider, which must not cost the next provider
- * any of its pairs (check.py compares the dump with sysfs).
+ * any of its pairs (check.py compares the dump with sysfs). Both of the
+ * module's paths are driven: no selectors, then every endpoint by address.
  */
-static int cmd_resume(char **argv)
+struct resume {
+	const char *sw, *nvfs;
+	struct sbuf sw_set, vf_set;
+	char numvfs[128];
+	int rcvbuf;
+};
+
+/* Dumps until a provider of each set was removed; 0 when both were. */
+static int resume_rounds(FILE *log, struct resume *r, bool select)
 {
-	FILE *log = open_log(argv[2]);
-	const char *sw = argv[3], *pf = argv[4], *nvfs = argv[5];
-	struct sbuf sw_set = { 0 }, vf_set = { 0 };
-	char path[128], numvfs[128];
-	int rcvbuf = 4096, done_sw = 0, done_vf = 0;
-
-	subtree(sw, &sw_set);
-	for (int i = 0; i < atoi(nvfs); i++) {
-		char target[256];
-		ssize_t n;
-
-		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/virtfn%d",
-			 pf, i);
-		n = readlink(path, target, sizeof(target) - 1);
-		if (n < 0)
-			die("%s: %s", path, strerror(errno));
-		target[n] = '\0';
-		sb_add(&vf_set, "%s%s", vf_set.len ? "," : "",
-		       strrchr(target, '/') + 1);
-	}
-	snprintf(numvfs, sizeof(numvfs), "/sys/bus/pci/devices/%s/sriov_numvfs",
-		 pf);
+	char path[128];
+	int done_sw = 0, done_vf = 0;
 
 	for (int round = 0; round < 20 && !(done_sw && done_vf); round++) {
 		static char buf[BUF_SIZE] __attribute__((aligned(4)));
+		static char sel[BUF_SIZE / 2] __attribute__((aligned(4)));
+		size_t sel_len = select ? select_endpoints(sel, sizeof(sel)) : 0;
 		struct nl nl = { .fd = -1 };
 		struct dump d = { .kind = K_P2P };
 		const char *removed = NULL;
@@ -793,11 +842,11 @@ static int cmd_resume(char **argv)
 		nl_reopen(&nl);
 		while (ensure_family(&nl, log))
 			usleep(5000);
-		setsockopt(nl.fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+		setsockopt(nl.fd, SOL_SOCKET, SO_RCVBUF, &r->rcvbuf, sizeof(r->rcvbuf));
 		t0 = now_ns();
 		d.last[0] = d.last[1] = -1;
 		d.err = nl_send(&nl, nl.family, NLM_F_DUMP, PCIEAUDIT_CMD_P2P_GET,
-				PCIEAUDIT_FAMILY_VERSION, NULL, 0);
+				PCIEAUDIT_FAMILY_VERSION, sel, sel_len);
 		for (bool done = false; !d.err && !done;) {
 			struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 			int n = recv(nl.fd, buf, sizeof(buf), MSG_PEEK | MSG_TRUNC);
@@ -810,16 +859,16 @@ static int cmd_resume(char **argv)
 			p = last_provider(buf, n, nl.family);
 			/* Never in the first part: nothing would follow it. */
 			if (!removed && parts > 0) {
-				if (!done_sw && in_set(sw_set.s, p)) {
+				if (!done_sw && in_set(r->sw_set.s, p)) {
 					snprintf(path, sizeof(path),
-						 "/sys/bus/pci/devices/%s/remove", sw);
+						 "/sys/bus/pci/devices/%s/remove", r->sw);
 					tr = now_ns();
 					if (!write_file(path, "1"))
-						removed = sw_set.s;
-				} else if (!done_vf && in_set(vf_set.s, p)) {
+						removed = r->sw_set.s;
+				} else if (!done_vf && in_set(r->vf_set.s, p)) {
 					tr = now_ns();
-					if (!write_file(numvfs, "0"))
-						removed = vf_set.s;
+					if (!write_file(r->numvfs, "0"))
+						removed = r->vf_set.s;
 				}
 				if (removed)
 					fprintf(log, "RM %s after-part %d provider %llx\n",
@@ -848,20 +897,37 @@ static int cmd_resume(char **argv)
 		}
 		log_dump(log, &d, round + 1, t0, now_ns());
 		close(nl.fd);
-		if (removed == sw_set.s) {
+		if (removed == r->sw_set.s) {
 			write_file("/sys/bus/pci/rescan", "1");
-			fprintf(log, "W %llu %llu switch %s\n", tr, now_ns(), sw_set.s);
-			done_sw = all_exist(sw_set.s) ? 1 : -1;
-		} else if (removed == vf_set.s) {
-			write_file(numvfs, nvfs);
-			fprintf(log, "W %llu %llu vf %s\n", tr, now_ns(), vf_set.s);
-			done_vf = all_exist(vf_set.s) ? 1 : -1;
+			fprintf(log, "W %llu %llu switch %s\n", tr, now_ns(), r->sw_set.s);
+			done_sw = all_exist(r->sw_set.s) ? 1 : -1;
+		} else if (removed == r->vf_set.s) {
+			write_file(r->numvfs, r->nvfs);
+			fprintf(log, "W %llu %llu vf %s\n", tr, now_ns(), r->vf_set.s);
+			done_vf = all_exist(r->vf_set.s) ? 1 : -1;
 		}
 		fflush(log);
 	}
-	fprintf(log, "RESUME switch %d vf %d\n", done_sw, done_vf);
-	fclose(log);
+	fprintf(log, "RESUME %s switch %d vf %d\n", select ? "select" : "all",
+		done_sw, done_vf);
 	return done_sw == 1 && done_vf == 1 ? 0 : 1;
+}
+
+static int cmd_resume(char **argv)
+{
+	FILE *log = open_log(argv[2]);
+	struct resume r = { .sw = argv[3], .nvfs = argv[5], .rcvbuf = 4096 };
+	const char *pf = argv[4];
+	int failed;
+
+	subtree(r.sw, &r.sw_set);
+	vf_list(pf, atoi(r.nvfs), &r.vf_set);
+	snprintf(r.numvfs, sizeof(r.numvfs),
+		 "/sys/bus/pci/devices/%s/sriov_numvfs", pf);
+	failed = resume_rounds(log, &r, false);
+	failed |= resume_rounds(log, &r, true);
+	fclose(log);
+	return failed;
 }
 
 /* ---- the CLI with one allocation failed ------------------------------------- */

@@ -13,19 +13,10 @@
 #   pa_cli_skb=N               N CLI runs with one skb head allocation failed
 #   pa_ep=BDF pa_sw=BDF pa_pf=BDF pa_vfs=N   what the cycles remove
 
-PATH=/usr/sbin:/usr/bin:/sbin:/bin
-export PATH
+# shellcheck disable=SC1091 # tests/vm/guest-lib.sh, installed by build-initramfs.sh
+. /lib/pcieaudit/guest-lib.sh
+guest_mount debugfs
 
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-exec </dev/console >/dev/console 2>&1
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mkdir -p /tmp /run
-mount -t tmpfs tmpfs /tmp
-mount -t debugfs debugfs /sys/kernel/debug
-
-PAYLOAD_BEGIN='=====PCIEAUDIT-PAYLOAD-BEGIN-7f3a9c====='
-PAYLOAD_END='=====PCIEAUDIT-PAYLOAD-END-7f3a9c====='
 CLI=/usr/bin/pcieaudit-cli
 KO=/lib/pcieaudit/pcieaudit.ko
 SD=/usr/bin/stress-dump
@@ -245,13 +236,5 @@ phase end
 dmesg >"$R/dmesg.txt"
 fact finished 1
 
-stty -F /dev/ttyS1 raw -echo 2>/dev/null
-{
-	echo
-	echo "$PAYLOAD_BEGIN"
-	tar -czf - -C /tmp results | base64
-	echo "$PAYLOAD_END"
-} >/dev/ttyS1
-sync
-log "payload sent; powering off"
-poweroff -f
+# Ship the results: the host cuts the base64 out between the markers.
+guest_ship

@@ -102,7 +102,7 @@ mapfile -t LIBS < <(
 	done | sort -u
 )
 
-INPUT_FILES=("$0" "$VM_DIR/lib.sh" "$INIT" "$VM_DIR/vfio-hold.c" "$VM_DIR/dump-probe.c"
+INPUT_FILES=("$0" "$VM_DIR/lib.sh" "$VM_DIR/guest-lib.sh" "$INIT" "$VM_DIR/vfio-hold.c" "$VM_DIR/dump-probe.c"
 	"$VM_DIR/p2p-probe.c" "${PROGS[@]}" "$REPO_ROOT/include/uapi/linux/pcieaudit.h" "$BUSYBOX" "$PCI_IDS"
 	"${BINS[@]}" "${LIBS[@]}" "${MOD_FILES[@]}" "$MODDIR/modules.builtin")
 [[ -f $MODDIR/modules.order ]] && INPUT_FILES+=("$MODDIR/modules.order")
@@ -204,6 +204,7 @@ EOF
 printf '/bin/sh\n' >"$STAGE/etc/shells"
 
 install -m 0755 "$INIT" "$STAGE/init"
+install -D -m 0644 "$VM_DIR/guest-lib.sh" "$STAGE/lib/pcieaudit/guest-lib.sh"
 
 TMP_IMG=$(mktemp "$OUT_DIR/initramfs.XXXXXX")
 (cd "$STAGE" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |

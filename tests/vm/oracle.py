@@ -848,6 +848,9 @@ class Checker:
                              f"{r['kdist']} but its log says {want}")
         self.p2p_quiet(base, facts, klogs, qlog, pairs, truth, p2pdma)
         self.p2p_do_each(base, pairs, truth, p2pdma)
+        # The module's address-selection path (what the CLI asks for).
+        select = parse_p2p_probe(read_text(os.path.join(base, "dump-select.txt")))
+        self.p2p_run("p2p dump by address", select, pairs, truth, p2pdma, quiet=False)
 
         kinds = p2p_kinds(topo, truth, klogs.get("before-p2p", ""))
         quiet = parse_p2p_probe(read_text(os.path.join(base, "dump-quiet.txt")))
@@ -963,7 +966,7 @@ class Checker:
         # minute starts at the first call after the previous one ran out.
         times = []
         for name, text in klogs.items():
-            if name not in ("p2p-verbose", "p2p-do"):
+            if name not in ("p2p-verbose", "p2p-do", "p2p-select"):
                 times += p2p_warning_times(text, self, f"kernel log {name}")
         times.sort()
         windows, i = [], 0
@@ -1963,8 +1966,9 @@ def synth_p2p(results):
         with open(os.path.join(base, name), "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")
 
-    write("dump-verbose.txt", [p2p_line("dump", p, c, truth[(p, c)], status, kd((p, c)))
-                               for p, c in pairs] + [f"done op=dump pairs={len(pairs)} parts=1 rc=0"])
+    for name in ("dump-verbose.txt", "dump-select.txt"):
+        write(name, [p2p_line("dump", p, c, truth[(p, c)], status, kd((p, c)))
+                     for p, c in pairs] + [f"done op=dump pairs={len(pairs)} parts=1 rc=0"])
     out = []
     for p in topo.ends:
         others = [c for c in topo.ends if c != p]
@@ -2176,6 +2180,8 @@ def _p2p_mutations():
         ("p2p_many_on_stock", "stock", many_on_stock),
         ("p2p_do_pair", None, _p2p_edit("do-verbose.txt", lambda kv: True, bump("len"))),
         ("p2p_do_missing", None, lambda r: drop_line(r, "do-verbose.txt")),
+        ("p2p_select_missing", None, lambda r: drop_line(r, "dump-select.txt")),
+        ("p2p_select_pair", None, _p2p_edit("dump-select.txt", lambda kv: True, bump("len"))),
         ("p2p_quiet_withheld_needlessly", "p2pdma", _p2p_edit(
             "dump-quiet.txt", lambda kv: kv["kstatus"] == "answered" and not warned(kv),
             setter(kstatus="withheld_log", kdist="-"))),

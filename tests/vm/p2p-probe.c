@@ -4,9 +4,10 @@
  * pair, one line each, for the host's oracle to compare with the kernel's
  * own log, sysfs and configuration space. It judges nothing itself.
  *
- *   p2p-probe dump [--quiet]
+ *   p2p-probe dump [--quiet] [BDF...]
  *	every ordered pair of functions without a subordinate bus (no
- *	selectors); --quiet leaves PCIEAUDIT_P2P_F_KERNEL_VERBOSE off
+ *	selectors), or of the BDFs (address selectors); --quiet leaves
+ *	PCIEAUDIT_P2P_F_KERNEL_VERBOSE off
  *   p2p-probe do [--quiet] PROVIDER CLIENT...
  *	one do request
  *   p2p-probe do-each BDF...
@@ -313,18 +314,30 @@ static void *put_header(struct nl_msg *msg, int flags)
 
 /*
  * A page-sized buffer makes a dump of a few dozen pairs span several parts,
- * so that resuming by key is exercised as well.
+ * so that resuming by key is exercised as well. Without addresses the
+ * module selects every function without a subordinate bus (its general
+ * path); with up to 64 it resolves them in one walk per part (the CLI's).
  */
-static int do_dump(bool verbose)
+static int do_dump(const struct addr *sel, unsigned int n, bool verbose)
 {
 	struct nl_sock *sk = open_socket(4096);
-	struct nl_msg *msg = nlmsg_alloc();
+	struct nl_msg *msg = nlmsg_alloc_size(64 * 1024);
 	int parts = 0, rc;
+	unsigned int i;
 
 	if (!msg || !put_header(msg, NLM_F_DUMP) ||
 	    nla_put_u32(msg, PCIEAUDIT_A_P2P_FLAGS,
-			verbose ? PCIEAUDIT_P2P_F_KERNEL_VERBOSE : 0) ||
-	    nl_send_auto(sk, msg) < 0) {
+			verbose ? PCIEAUDIT_P2P_F_KERNEL_VERBOSE : 0)) {
+		fprintf(stderr, "cannot build the dump request\n");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (put_addr(msg, PCIEAUDIT_A_P2P_SELECT_DEV, &sel[i])) {
+			fprintf(stderr, "cannot build the dump request\n");
+			return 1;
+		}
+	}
+	if (nl_send_auto(sk, msg) < 0) {
 		fprintf(stderr, "cannot send the dump request\n");
 		return 1;
 	}
@@ -408,8 +421,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	if (!strcmp(op, "dump") && !argc)
-		return do_dump(verbose);
+	if (!strcmp(op, "dump"))
+		return do_dump(addrs, argc, verbose);
 	if (!strcmp(op, "do") && argc >= 2 &&
 	    argc - 1 <= PCIEAUDIT_P2P_MAX_CLIENTS) {
 		rc = do_request(&addrs[0], &addrs[1], argc - 1, verbose);
@@ -442,6 +455,6 @@ int main(int argc, char **argv)
 		return rc ? 1 : 0;
 	}
 usage:
-	fprintf(stderr, "usage: p2p-probe dump [--quiet] | do [--quiet] PROVIDER CLIENT... | do-each BDF...\n");
+	fprintf(stderr, "usage: p2p-probe dump [--quiet] [BDF...] | do [--quiet] PROVIDER CLIENT... | do-each BDF...\n");
 	return 2;
 }

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The report model's lookups: by address, before and after sorting, on a
+ * machine larger than one growth step; and the name lookups that libpci
+ * does not remember (misses), with libpci replaced by a counting fake. */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <pci/pci.h>
+
+#include "pcinames.h"
+
+/* 1000 functions: 125 slots of 8, handed in from the last to the first. */
+#define NFUNCS 1000
+
+static struct pa_addr nth(size_t i)
+{
+	return (struct pa_addr){ .domain = (uint32_t)(i / 500),
+				 .bus = (uint8_t)(i / 8 % 64),
+				 .devfn = (uint8_t)(i % 8 | i % 500 / 8 / 64 << 3) };
+}
+
+static void fill(struct pa_report *rep)
+{
+	for (size_t i = NFUNCS; i-- > 0;) {
+		struct pa_device d = { .addr = nth(i), .pcie_type = -1,
+				       .numa_node = (int)i };
+
+		assert_int_equal(pa_report_add_device(rep, &d), 0);
+	}
+	assert_int_equal(rep->ndevices, NFUNCS);
+}
+
+static void check_all(const struct pa_report *rep)
+{
+	for (size_t i = 0; i < NFUNCS; i++) {
+		struct pa_addr a = nth(i);
+		const struct pa_device *d = pa_report_find(rep, &a);
+
+		assert_non_null(d);
+		assert_int_equal(d->numa_node, (int)i);
+	}
+}
+
+static void find_unsorted_then_sorted(void **state)
+{
+	struct pa_report rep = { 0 };
+	struct pa_addr absent[] = {
+		{ 0, 63, 0xff }, { 1, 0, 0xf8 }, { 2, 0, 0 }, { 0xffff, 0xff, 0xff },
+	};
+
+	(void)state;
+	fill(&rep);
+	assert_false(rep.devices_sorted);
+	check_all(&rep);
+	pa_report_sort(&rep);
+	assert_true(rep.devices_sorted);
+	for (size_t i = 1; i < rep.ndevices; i++)
+		assert_true(pa_addr_cmp(&rep.devices[i - 1].addr,
+					&rep.devices[i].addr) < 0);
+	check_all(&rep);
+	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
+		assert_null(pa_report_find(&rep, &absent[i]));
+	/* An append may break the order: lookups go linear again. */
+	struct pa_device extra = { .addr = { 0, 0, 0xff }, .pcie_type = -1,
+				   .numa_node = -1 };
+	assert_int_equal(pa_report_add_device(&rep, &extra), 0);
+	assert_false(rep.devices_sorted);
+	assert_non_null(pa_report_find(&rep, &(struct pa_addr){ 0, 0, 0xff }));
+	check_all(&rep);
+	pa_report_clear(&rep);
+}
+
+/* The fake libpci: vendor 0x1af4 and device 0x1af4:0x1044 are known, class
+ * 0x0604 too; everything else is a miss. Every call is counted. */
+static unsigned int calls[3];
+
+char *__wrap_pci_lookup_name(struct pci_access *a, char *buf, int size,
+			     int flags, ...);
+char *__wrap_pci_lookup_name(struct pci_access *a, char *buf, int size,
+			     int flags, ...)
+{
+	va_list ap;
+	int id1, id2;
+	const char *name = NULL;
+
+	(void)a;
+	va_start(ap, flags);
+	id1 = va_arg(ap, int);
+	id2 = va_arg(ap, int);
+	va_end(ap);
+	if (flags & PCI_LOOKUP_VENDOR) {
+		calls[0]++;
+		name = id1 == 0x1af4 ? "Red Hat, Inc." : NULL;
+	} else if (flags & PCI_LOOKUP_DEVICE) {
+		calls[1]++;
+		name = id1 == 0x1af4 && id2 == 0x1044 ? "Virtio RNG" : NULL;
+	} else if (flags & PCI_LOOKUP_CLASS) {
+		calls[2]++;
+		name = id1 == 0x0604 ? "PCI bridge" : NULL;
+	}
+	if (!name)
+		return NULL;
+	snprintf(buf, (size_t)size, "%s", name);
+	return buf;
+}
+
+static void expect_name(const char *got, const char *want)
+{
+	if (!want)
+		assert_null(got);
+	else
+		assert_string_equal(got, want);
+}
+
+static void names_once_per_id(void **state)
+{
+	/* Bridges, 8-function endpoints and unknown devices interleaved, the
+	 * way a switch tile lays them out, and 3 distinct IDs of each kind. */
+	static const struct { uint16_t v, d; uint32_t cls; } kinds[] = {
+		{ 0x1b36, 0x000c, 0x060400 },	/* unknown vendor, bridge */
+		{ 0x1af4, 0x1044, 0x00ff00 },	/* known, unknown class */
+		{ 0x1af4, 0x9999, 0x010802 },	/* known vendor only */
+	};
+	struct pa_device devs[300];
+
+	(void)state;
+	memset(calls, 0, sizeof(calls));
+	for (size_t i = 0; i < 300; i++) {
+		size_t k = i % 10 == 0 ? 0 : i % 10 < 9 ? 1 : 2;
+
+		devs[i] = (struct pa_device){ .vendor = kinds[k].v,
+					      .device = kinds[k].d,
+					      .class = kinds[k].cls };
+	}
+	pa_names_fill(devs, 300);
+	assert_int_equal(calls[0], 2);	/* vendors 0x1b36, 0x1af4 */
+	assert_int_equal(calls[1], 3);
+	assert_int_equal(calls[2], 3);
+	for (size_t i = 0; i < 300; i++) {
+		size_t k = i % 10 == 0 ? 0 : i % 10 < 9 ? 1 : 2;
+
+		expect_name(devs[i].vendor_name, k ? "Red Hat, Inc." : NULL);
+		expect_name(devs[i].device_name, k == 1 ? "Virtio RNG" : NULL);
+		expect_name(devs[i].class_name, k == 0 ? "PCI bridge" : NULL);
+		pa_device_clear(&devs[i]);
+	}
+}
+
+/* More distinct IDs than the table has slots: answers stay right. */
+static void names_many_ids(void **state)
+{
+	struct pa_device devs[512];
+
+	(void)state;
+	memset(calls, 0, sizeof(calls));
+	for (size_t i = 0; i < 512; i++)
+		devs[i] = (struct pa_device){ .vendor = 0x1af4,
+					      .device = (uint16_t)(0x1000 + i % 128),
+					      .class = i % 2 ? 0x060400 : 0x020000 };
+	pa_names_fill(devs, 512);
+	assert_true(calls[1] >= 128);
+	for (size_t i = 0; i < 512; i++) {
+		expect_name(devs[i].vendor_name, "Red Hat, Inc.");
+		expect_name(devs[i].device_name,
+			    devs[i].device == 0x1044 ? "Virtio RNG" : NULL);
+		expect_name(devs[i].class_name, i % 2 ? "PCI bridge" : NULL);
+		pa_device_clear(&devs[i]);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(find_unsorted_then_sorted),
+		cmocka_unit_test(names_once_per_id),
+		cmocka_unit_test(names_many_ids),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
