@@ -304,22 +304,46 @@ void pa_p2p_clear(struct pa_p2p *p2p)
 	*p2p = (struct pa_p2p){ 0 };
 }
 
-int pa_p2p_take(struct pa_p2p *to, struct pa_p2p *from)
+/* Room for n pairs; pairs set by hand (cap 0) are reallocated first. */
+static int p2p_reserve(struct pa_p2p *p2p, size_t n)
 {
-	size_t n = to->npairs + from->npairs;
+	size_t cap = p2p->cap > p2p->npairs ? p2p->cap : p2p->npairs;
 	struct pa_p2p_pair *v;
 
-	if (!from->npairs)
+	if (n <= cap && p2p->cap)
 		return 0;
-	v = realloc(to->pairs, n * sizeof(*v));
+	while (cap < n)
+		cap = cap ? 2 * cap : 16;
+	v = realloc(p2p->pairs, cap * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	memcpy(v + to->npairs, from->pairs, from->npairs * sizeof(*v));
-	to->pairs = v;
-	to->npairs = n;
+	p2p->pairs = v;
+	p2p->cap = cap;
+	return 0;
+}
+
+int pa_p2p_add(struct pa_p2p *p2p, struct pa_p2p_pair *pair)
+{
+	if (p2p_reserve(p2p, p2p->npairs + 1))
+		return -ENOMEM;
+	p2p->pairs[p2p->npairs++] = *pair;
+	*pair = (struct pa_p2p_pair){ 0 };
+	return 0;
+}
+
+int pa_p2p_take(struct pa_p2p *to, struct pa_p2p *from)
+{
+	if (!from->npairs)
+		return 0;
+	if (p2p_reserve(to, to->npairs + from->npairs))
+		return -ENOMEM;
+	memcpy(to->pairs + to->npairs, from->pairs,
+	       from->npairs * sizeof(*from->pairs));
+	to->npairs += from->npairs;
 	free(from->pairs);
 	from->pairs = NULL;
 	from->npairs = 0;
+	from->cap = 0;
 	return 0;
 }
 

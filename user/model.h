@@ -158,6 +158,7 @@ struct pa_p2p {
 	int32_t kernel_distance;
 	struct pa_p2p_pair *pairs;
 	size_t npairs;
+	size_t cap;		/* room in pairs (pa_p2p_add(), pa_p2p_take()) */
 };
 
 struct pa_report {
@@ -226,6 +227,9 @@ void pa_p2p_pair_clear(struct pa_p2p_pair *pair);
 void pa_p2p_clear(struct pa_p2p *p2p);
 
 /* Moves every pair of *from to the end of *to; *from is left empty. */
+/* Appends *pair, which the list then owns; -ENOMEM leaves it to the caller.
+ * Room doubles: a topo matrix adds thousands of pairs one at a time. */
+int pa_p2p_add(struct pa_p2p *p2p, struct pa_p2p_pair *pair);
 int pa_p2p_take(struct pa_p2p *to, struct pa_p2p *from);
 
 /* Orders pairs by (provider, client), as a dump sends them, for find. */

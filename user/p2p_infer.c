@@ -112,19 +112,15 @@ int pa_p2p_infer(const struct pa_report *rep, const struct pa_addr *a,
 static int add_inferred(struct pa_report *rep, const struct pa_addr *a,
 			const struct pa_addr *b, struct pa_p2p *to)
 {
-	struct pa_p2p_pair pair, *v;
+	struct pa_p2p_pair pair;
 	int err = pa_p2p_infer(rep, a, b, &pair);
 
 	if (err)
 		return err;
-	v = realloc(to->pairs, (to->npairs + 1) * sizeof(*v));
-	if (!v) {
+	err = pa_p2p_add(to, &pair);
+	if (err)
 		pa_p2p_pair_clear(&pair);
-		return -ENOMEM;
-	}
-	to->pairs = v;
-	v[to->npairs++] = pair;
-	return 0;
+	return err;
 }
 
 int pa_p2p_fill(struct pa_report *rep, const struct pa_addr *devs, size_t n)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The report model's lookups: by address, before and after sorting, on a
- * machine larger than one growth step; and the name lookups that libpci
+ * machine larger than one growth step; pair lists that grow by thousands;
+ * and the name lookups that libpci
  * does not remember (misses), with libpci replaced by a counting fake. */
 #include "testutil.h"
 
@@ -69,6 +70,56 @@ static void find_unsorted_then_sorted(void **state)
 	assert_non_null(pa_report_find(&rep, &(struct pa_addr){ 0, 0, 0xff }));
 	check_all(&rep);
 	pa_report_clear(&rep);
+}
+
+static struct pa_p2p_pair pair_to(unsigned int i)
+{
+	struct pa_p2p_pair p = { .provider = nth(i), .client = nth(i + 1),
+				 .distance = (int)i };
+
+	assert_int_equal(pa_addr_list_add(&p.hops_provider, &p.provider), 0);
+	return p;
+}
+
+/* Thousands of pairs one at a time, lists joined, and a list whose array
+ * was set by hand (no recorded room) grown safely. */
+static void pairs_grow(void **state)
+{
+	struct pa_p2p all = { 0 }, more = { 0 }, by_hand = { 0 };
+	struct pa_p2p_pair p;
+
+	(void)state;
+	for (unsigned int i = 0; i < 997; i++) {
+		p = pair_to(i);
+		assert_int_equal(pa_p2p_add(&all, &p), 0);
+		assert_null(p.hops_provider.addrs);
+	}
+	for (unsigned int i = 997; i < 1000; i++) {
+		p = pair_to(i);
+		assert_int_equal(pa_p2p_add(&more, &p), 0);
+	}
+	assert_int_equal(pa_p2p_take(&all, &more), 0);
+	assert_int_equal(more.npairs, 0);
+	assert_null(more.pairs);
+	assert_int_equal(all.npairs, 1000);
+	assert_true(all.cap >= 1000);
+	for (unsigned int i = 0; i < 1000; i++) {
+		assert_int_equal(all.pairs[i].distance, (int)i);
+		assert_true(pa_addr_eq(&all.pairs[i].hops_provider.addrs[0],
+				       &all.pairs[i].provider));
+	}
+	by_hand.pairs = calloc(1, sizeof(*by_hand.pairs));
+	assert_non_null(by_hand.pairs);
+	by_hand.pairs[0] = pair_to(5000);
+	by_hand.npairs = 1;
+	p = pair_to(5001);
+	assert_int_equal(pa_p2p_add(&by_hand, &p), 0);
+	assert_int_equal(by_hand.npairs, 2);
+	assert_int_equal(by_hand.pairs[1].distance, 5001);
+	assert_int_equal(pa_p2p_take(&all, &by_hand), 0);
+	assert_int_equal(all.npairs, 1002);
+	pa_p2p_clear(&all);
+	assert_int_equal(all.cap, 0);
 }
 
 /* The fake libpci: vendor 0x1af4 and device 0x1af4:0x1044 are known, class
@@ -173,6 +224,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(find_unsorted_then_sorted),
+		cmocka_unit_test(pairs_grow),
 		cmocka_unit_test(names_once_per_id),
 		cmocka_unit_test(names_many_ids),
 	};
