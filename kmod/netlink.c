@@ -288,6 +288,45 @@ err_free:
 /* DEV_GET */
 
 /**
+ * pcieaudit_nl_addr_key - the key (as pcieaudit_dev_key()) a nest names
+ * @nest: a PCIEAUDIT_A_ADDR_* nest
+ * @extack: for the user's error
+ * @key: set on success
+ *
+ * Return: 0, or a negative errno with an extack message.
+ */
+int pcieaudit_nl_addr_key(const struct nlattr *nest,
+			  struct netlink_ext_ack *extack, u64 *key)
+{
+	struct nlattr *tb[PCIEAUDIT_A_ADDR_MAX + 1];
+	u32 domain;
+	int err;
+
+	err = nla_parse_nested(tb, PCIEAUDIT_A_ADDR_MAX, nest,
+			       pcieaudit_addr_policy, extack);
+	if (err)
+		return err;
+	/* Since v6.0 the check names the attribute but sets no message. */
+	if (NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_DOMAIN) ||
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_BUS) ||
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_DEVFN)) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "a PCI address needs domain, bus and devfn");
+		return -EINVAL;
+	}
+	domain = nla_get_u32(tb[PCIEAUDIT_A_ADDR_DOMAIN]);
+	if (domain > INT_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[PCIEAUDIT_A_ADDR_DOMAIN],
+				    "PCI domain out of range");
+		return -EINVAL;
+	}
+	*key = (u64)domain << 16 |
+	       (u64)nla_get_u8(tb[PCIEAUDIT_A_ADDR_BUS]) << 8 |
+	       nla_get_u8(tb[PCIEAUDIT_A_ADDR_DEVFN]);
+	return 0;
+}
+
+/**
  * pcieaudit_nl_get_dev - the function a PCIEAUDIT_A_ADDR_* nest names
  * @nest: the nest, validated against pcieaudit_addr_policy
  * @extack: for the user's error
@@ -299,32 +338,15 @@ err_free:
 struct pci_dev *pcieaudit_nl_get_dev(const struct nlattr *nest,
 				     struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[PCIEAUDIT_A_ADDR_MAX + 1];
 	struct pci_dev *pdev;
-	u32 domain;
+	u64 key;
 	int err;
 
-	err = nla_parse_nested(tb, PCIEAUDIT_A_ADDR_MAX, nest,
-			       pcieaudit_addr_policy, extack);
+	err = pcieaudit_nl_addr_key(nest, extack, &key);
 	if (err)
 		return ERR_PTR(err);
-	/* Since v6.0 the check names the attribute but sets no message. */
-	if (NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_DOMAIN) ||
-	    NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_BUS) ||
-	    NL_REQ_ATTR_CHECK(extack, nest, tb, PCIEAUDIT_A_ADDR_DEVFN)) {
-		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "a PCI address needs domain, bus and devfn");
-		return ERR_PTR(-EINVAL);
-	}
-	domain = nla_get_u32(tb[PCIEAUDIT_A_ADDR_DOMAIN]);
-	if (domain > INT_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[PCIEAUDIT_A_ADDR_DOMAIN],
-				    "PCI domain out of range");
-		return ERR_PTR(-EINVAL);
-	}
-	pdev = pci_get_domain_bus_and_slot(domain,
-					   nla_get_u8(tb[PCIEAUDIT_A_ADDR_BUS]),
-					   nla_get_u8(tb[PCIEAUDIT_A_ADDR_DEVFN]));
+	pdev = pci_get_domain_bus_and_slot(key >> 16, (key >> 8) & 0xff,
+					   key & 0xff);
 	if (!pdev) {
 		NL_SET_ERR_MSG_ATTR(extack, nest, "no such PCI function");
 		return ERR_PTR(-ENODEV);
@@ -385,7 +407,7 @@ static int dev_get_start(struct netlink_callback *cb)
 static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	u32 portid = NETLINK_CB(cb->skb).portid;
-	struct pcieaudit_batch b;
+	struct pcieaudit_batch *b;
 	u64 next = pcieaudit_nl_cursor(cb, 0);
 	bool full = false;
 	unsigned int i, n;
@@ -400,20 +422,24 @@ static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT] = 1;
 	}
 
+	b = pcieaudit_batch_alloc();
+	if (!b)
+		return -ENOMEM;
 	pci_lock_rescan_remove();
 	cb->seq = pcieaudit_generation();
 	do {
-		pcieaudit_batch_collect(&b, next, NULL, NULL);
-		n = b.n;
+		pcieaudit_batch_collect(b, next, NULL, NULL);
+		n = b->n;
 		for (i = 0; i < n && !full; i++) {
 			full = put_dev_msg(skb, portid, cb->nlh->nlmsg_seq,
-					   NLM_F_MULTI, cb, b.pdev[i]) != 0;
+					   NLM_F_MULTI, cb, b->pdev[i]) != 0;
 			if (!full)
-				next = b.key[i] + 1;
+				next = b->key[i] + 1;
 		}
-		pcieaudit_batch_release(&b);
+		pcieaudit_batch_release(b);
 	} while (!full && n == PCIEAUDIT_BATCH);
 	pci_unlock_rescan_remove();
+	pcieaudit_batch_free(b);
 
 	pcieaudit_nl_cursor_set(cb, 0, next);
 	if (!full)
@@ -526,6 +552,7 @@ static const struct genl_ops pcieaudit_ops[] = {
 		.doit = pcieaudit_nl_p2p_doit,
 		.start = pcieaudit_nl_p2p_start,
 		.dumpit = pcieaudit_nl_p2p_dumpit,
+		.done = pcieaudit_nl_p2p_done,
 		.policy = pcieaudit_p2p_policy,
 		.maxattr = PCIEAUDIT_A_P2P_MAX,
 		.flags = GENL_ADMIN_PERM,

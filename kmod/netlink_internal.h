@@ -13,6 +13,8 @@ extern const struct nla_policy pcieaudit_class_policy[PCIEAUDIT_A_CLASS_MAX + 1]
 extern const struct nla_policy pcieaudit_p2p_policy[PCIEAUDIT_A_P2P_MAX + 1];
 
 int pcieaudit_nl_put_addr(struct sk_buff *skb, int type, struct pci_dev *pdev);
+int pcieaudit_nl_addr_key(const struct nlattr *nest,
+			  struct netlink_ext_ack *extack, u64 *key);
 struct pci_dev *pcieaudit_nl_get_dev(const struct nlattr *nest,
 				     struct netlink_ext_ack *extack);
 
@@ -36,5 +38,6 @@ static inline void pcieaudit_nl_cursor_set(struct netlink_callback *cb,
 int pcieaudit_nl_p2p_doit(struct sk_buff *skb, struct genl_info *info);
 int pcieaudit_nl_p2p_start(struct netlink_callback *cb);
 int pcieaudit_nl_p2p_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int pcieaudit_nl_p2p_done(struct netlink_callback *cb);
 
 #endif /* _PCIEAUDIT_NETLINK_INTERNAL_H */

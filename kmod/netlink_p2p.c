@@ -275,79 +275,6 @@ out_free:
 
 /* dump: every ordered pair of a selection */
 
-static int check_selectors(struct nlattr **attrs, const struct nlmsghdr *nlh,
-			   struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[PCIEAUDIT_A_CLASS_MAX + 1];
-	const struct nlattr *attr;
-	struct pci_dev *pdev;
-	int rem, err;
-
-	if (attrs[PCIEAUDIT_A_P2P_PROVIDER] || attrs[PCIEAUDIT_A_P2P_CLIENT]) {
-		NL_SET_ERR_MSG(extack, "a dump takes selectors; use a do request for a provider");
-		return -EINVAL;
-	}
-	nlmsg_for_each_attr(attr, nlh, GENL_HDRLEN, rem) {
-		switch (nla_type(attr)) {
-		case PCIEAUDIT_A_P2P_SELECT_DEV:
-			pci_lock_rescan_remove();
-			pdev = pcieaudit_nl_get_dev(attr, extack);
-			pci_unlock_rescan_remove();
-			if (IS_ERR(pdev))
-				return PTR_ERR(pdev);
-			pci_dev_put(pdev);
-			break;
-		case PCIEAUDIT_A_P2P_SELECT_CLASS:
-			err = nla_parse_nested(tb, PCIEAUDIT_A_CLASS_MAX, attr,
-					       pcieaudit_class_policy, extack);
-			if (err)
-				return err;
-			if (NL_REQ_ATTR_CHECK(extack, attr, tb,
-					      PCIEAUDIT_A_CLASS_VALUE) ||
-			    NL_REQ_ATTR_CHECK(extack, attr, tb,
-					      PCIEAUDIT_A_CLASS_MASK)) {
-				NL_SET_ERR_MSG_ATTR(extack, attr,
-						    "a class selector needs a value and a mask");
-				return -EINVAL;
-			}
-			if ((nla_get_u32(tb[PCIEAUDIT_A_CLASS_VALUE]) |
-			     nla_get_u32(tb[PCIEAUDIT_A_CLASS_MASK])) > 0xffffff) {
-				NL_SET_ERR_MSG_ATTR(extack, attr,
-						    "class codes have 24 bits");
-				return -ERANGE;
-			}
-			break;
-		}
-	}
-	return 0;
-}
-
-/* A pair dump's selectors and flags. */
-static int p2p_dump_check(struct netlink_callback *cb)
-{
-	struct nlattr **attrs = pcieaudit_dump_attrs(cb);
-	bool verbose;
-	int err;
-
-	err = get_flags(attrs[PCIEAUDIT_A_P2P_FLAGS], cb->extack, &verbose);
-	if (err)
-		return err;
-	return check_selectors(attrs, cb->nlh, cb->extack);
-}
-
-/**
- * pcieaudit_nl_p2p_start - validate a pair dump's selectors and flags
- * @cb: dump state
- *
- * Where .start has no extack, the first .dumpit call validates instead.
- *
- * Return: 0 or a negative errno.
- */
-int pcieaudit_nl_p2p_start(struct netlink_callback *cb)
-{
-	return PCIEAUDIT_DUMP_START_EXTACK ? p2p_dump_check(cb) : 0;
-}
-
 struct selection {
 	const struct nlmsghdr *nlh;
 	bool any;		/* the request named selectors */
@@ -359,9 +286,9 @@ struct selection {
  * attributes, all present and of the right size, so they are read in
  * place. Parsing them again for every function, selector and walk was
  * most of a pair dump's time (docs/performance.md). The last of repeated
- * attributes wins, as in nla_parse_nested().
+ * attributes wins, as in nla_parse_nested(). A nest missing a part has no
+ * key and matches nothing.
  */
-/* The key of an address nest; false when it misses a part (none match). */
 static bool addr_key(const struct nlattr *nest, u64 *key)
 {
 	const struct nlattr *a;
@@ -430,19 +357,28 @@ static bool selected(struct pci_dev *pdev, const void *data)
 
 /*
  * A selection of addresses only, at most PCIEAUDIT_P2P_MAX_CLIENTS of them
- * (what the CLI asks for): one walk of the bus per part finds them all,
- * sorted by key. The general path walks the bus once per 16 clients of
- * each provider and matches every selector against every function: 4032
- * pairs of 64 devices on 1000 functions took more than a full report.
+ * (what the CLI asks for), is kept for the whole dump, sorted by key: one
+ * walk of the bus finds every selected function, and it is walked again
+ * only when a function was added or removed since. The general path walks
+ * the bus once per batch of clients of every provider and matches every
+ * selector against every function: 4032 pairs of 64 devices on 1000
+ * functions took more than a full report.
  */
 struct addr_table {
+	bool fast;		/* the selection is addresses only */
+	bool resolved;
+	u32 generation;		/* pcieaudit_generation() when resolved */
 	unsigned int n;
 	u64 key[PCIEAUDIT_P2P_MAX_CLIENTS];
-	struct pci_dev *pdev[PCIEAUDIT_P2P_MAX_CLIENTS];
+	struct pci_dev *pdev[PCIEAUDIT_P2P_MAX_CLIENTS];	/* or NULL */
 };
 
-/* Keys sorted, without repeats; false for other selections. */
-static bool addr_table_keys(struct addr_table *t, const struct nlmsghdr *nlh)
+/*
+ * The selected keys, sorted, without repeats. False when there are more
+ * than the table holds, or class selectors unless @skip_classes.
+ */
+static bool addr_table_keys(struct addr_table *t, const struct nlmsghdr *nlh,
+			    bool skip_classes)
 {
 	const struct nlattr *attr;
 	unsigned int i;
@@ -451,7 +387,8 @@ static bool addr_table_keys(struct addr_table *t, const struct nlmsghdr *nlh)
 
 	t->n = 0;
 	nlmsg_for_each_attr(attr, nlh, GENL_HDRLEN, rem) {
-		if (nla_type(attr) == PCIEAUDIT_A_P2P_SELECT_CLASS)
+		if (nla_type(attr) == PCIEAUDIT_A_P2P_SELECT_CLASS &&
+		    !skip_classes)
 			return false;
 		if (nla_type(attr) != PCIEAUDIT_A_P2P_SELECT_DEV ||
 		    !addr_key(attr, &key))
@@ -469,49 +406,176 @@ static bool addr_table_keys(struct addr_table *t, const struct nlmsghdr *nlh)
 	return true;
 }
 
-static int addr_table_find(struct device *dev, void *data)
+/* The slot of @key, or -1. */
+static int addr_table_index(const struct addr_table *t, u64 key)
 {
-	struct addr_table *t = data;
-	struct pci_dev *pdev = to_pci_dev(dev);
-	u64 key = pcieaudit_dev_key(pdev);
 	unsigned int lo = 0, hi = t->n;
 
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
 
-		if (t->key[mid] == key) {
-			if (!t->pdev[mid])
-				t->pdev[mid] = pci_dev_get(pdev);
-			break;
-		}
+		if (t->key[mid] == key)
+			return mid;
 		if (t->key[mid] < key)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return 0;
+	return -1;
 }
 
-/* References the selected functions present now; drops the others. */
-static void addr_table_resolve(struct addr_table *t)
+static int addr_table_find(struct device *dev, void *data)
 {
-	unsigned int i, n = 0;
+	struct addr_table *t = data;
+	struct pci_dev *pdev = to_pci_dev(dev);
+	int i = addr_table_index(t, pcieaudit_dev_key(pdev));
 
-	memset(t->pdev, 0, sizeof(t->pdev));
-	bus_for_each_dev(&pci_bus_type, NULL, t, addr_table_find);
-	for (i = 0; i < t->n; i++) {
-		if (!t->pdev[i])
-			continue;
-		t->key[n] = t->key[i];
-		t->pdev[n++] = t->pdev[i];
-	}
-	t->n = n;
+	if (i >= 0 && !t->pdev[i])
+		t->pdev[i] = pci_dev_get(pdev);
+	return 0;
 }
 
 static void addr_table_release(struct addr_table *t)
 {
-	while (t->n)
-		pci_dev_put(t->pdev[--t->n]);
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++) {
+		pci_dev_put(t->pdev[i]);
+		t->pdev[i] = NULL;
+	}
+	t->resolved = false;
+}
+
+/*
+ * References the selected functions present now, unless none was added or
+ * removed since the last time. Call with pci_lock_rescan_remove() held.
+ */
+static void addr_table_resolve(struct addr_table *t)
+{
+	u32 generation = pcieaudit_generation();
+
+	if (t->resolved && t->generation == generation)
+		return;
+	addr_table_release(t);
+	bus_for_each_dev(&pci_bus_type, NULL, t, addr_table_find);
+	t->generation = generation;
+	t->resolved = true;
+}
+
+/*
+ * Every function the selectors name exists. One walk of the bus for up to
+ * PCIEAUDIT_P2P_MAX_CLIENTS of them; a lookup each beyond that.
+ */
+static int check_present(const struct nlmsghdr *nlh,
+			 struct netlink_ext_ack *extack)
+{
+	struct addr_table *t = kzalloc(sizeof(*t), GFP_KERNEL);
+	const struct nlattr *attr;
+	struct pci_dev *pdev;
+	int rem, i, err = 0;
+	u64 key;
+
+	if (!t)
+		return -ENOMEM;
+	pci_lock_rescan_remove();
+	t->fast = addr_table_keys(t, nlh, true);
+	if (t->fast)
+		addr_table_resolve(t);
+	nlmsg_for_each_attr(attr, nlh, GENL_HDRLEN, rem) {
+		if (nla_type(attr) != PCIEAUDIT_A_P2P_SELECT_DEV)
+			continue;
+		if (t->fast) {
+			/* The syntax was checked: the key is there. */
+			i = addr_key(attr, &key) ? addr_table_index(t, key) : -1;
+			if (i >= 0 && t->pdev[i])
+				continue;
+			NL_SET_ERR_MSG_ATTR(extack, attr, "no such PCI function");
+			err = -ENODEV;
+			break;
+		}
+		pdev = pcieaudit_nl_get_dev(attr, extack);
+		if (IS_ERR(pdev)) {
+			err = PTR_ERR(pdev);
+			break;
+		}
+		pci_dev_put(pdev);
+	}
+	addr_table_release(t);
+	pci_unlock_rescan_remove();
+	kfree(t);
+	return err;
+}
+
+static int check_selectors(struct nlattr **attrs, const struct nlmsghdr *nlh,
+			   struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[PCIEAUDIT_A_CLASS_MAX + 1];
+	const struct nlattr *attr;
+	bool any_dev = false;
+	int rem, err;
+	u64 key;
+
+	if (attrs[PCIEAUDIT_A_P2P_PROVIDER] || attrs[PCIEAUDIT_A_P2P_CLIENT]) {
+		NL_SET_ERR_MSG(extack, "a dump takes selectors; use a do request for a provider");
+		return -EINVAL;
+	}
+	nlmsg_for_each_attr(attr, nlh, GENL_HDRLEN, rem) {
+		switch (nla_type(attr)) {
+		case PCIEAUDIT_A_P2P_SELECT_DEV:
+			err = pcieaudit_nl_addr_key(attr, extack, &key);
+			if (err)
+				return err;
+			any_dev = true;
+			break;
+		case PCIEAUDIT_A_P2P_SELECT_CLASS:
+			err = nla_parse_nested(tb, PCIEAUDIT_A_CLASS_MAX, attr,
+					       pcieaudit_class_policy, extack);
+			if (err)
+				return err;
+			if (NL_REQ_ATTR_CHECK(extack, attr, tb,
+					      PCIEAUDIT_A_CLASS_VALUE) ||
+			    NL_REQ_ATTR_CHECK(extack, attr, tb,
+					      PCIEAUDIT_A_CLASS_MASK)) {
+				NL_SET_ERR_MSG_ATTR(extack, attr,
+						    "a class selector needs a value and a mask");
+				return -EINVAL;
+			}
+			if ((nla_get_u32(tb[PCIEAUDIT_A_CLASS_VALUE]) |
+			     nla_get_u32(tb[PCIEAUDIT_A_CLASS_MASK])) > 0xffffff) {
+				NL_SET_ERR_MSG_ATTR(extack, attr,
+						    "class codes have 24 bits");
+				return -ERANGE;
+			}
+			break;
+		}
+	}
+	return any_dev ? check_present(nlh, extack) : 0;
+}
+
+/* A pair dump's selectors and flags. */
+static int p2p_dump_check(struct netlink_callback *cb)
+{
+	struct nlattr **attrs = pcieaudit_dump_attrs(cb);
+	bool verbose;
+	int err;
+
+	err = get_flags(attrs[PCIEAUDIT_A_P2P_FLAGS], cb->extack, &verbose);
+	if (err)
+		return err;
+	return check_selectors(attrs, cb->nlh, cb->extack);
+}
+
+/**
+ * pcieaudit_nl_p2p_start - validate a pair dump's selectors and flags
+ * @cb: dump state
+ *
+ * Where .start has no extack, the first .dumpit call validates instead.
+ *
+ * Return: 0 or a negative errno.
+ */
+int pcieaudit_nl_p2p_start(struct netlink_callback *cb)
+{
+	return PCIEAUDIT_DUMP_START_EXTACK ? p2p_dump_check(cb) : 0;
 }
 
 static int put_pair_msg(struct sk_buff *skb, struct netlink_callback *cb,
@@ -563,23 +627,23 @@ err_cancel:
  */
 static bool dump_clients(struct sk_buff *skb, struct netlink_callback *cb,
 			 struct pci_dev *provider, const struct selection *sel,
-			 bool verbose, u64 *next_client)
+			 struct pcieaudit_batch *b, bool verbose,
+			 u64 *next_client)
 {
-	struct pcieaudit_batch b;
 	unsigned int i, n;
 	bool full = false;
 
 	do {
-		pcieaudit_batch_collect(&b, *next_client, selected, sel);
-		n = b.n;
+		pcieaudit_batch_collect(b, *next_client, selected, sel);
+		n = b->n;
 		for (i = 0; i < n && !full; i++) {
-			if (b.pdev[i] != provider)
+			if (b->pdev[i] != provider)
 				full = put_pair_msg(skb, cb, provider,
-						    b.pdev[i], verbose) != 0;
+						    b->pdev[i], verbose) != 0;
 			if (!full)
-				*next_client = b.key[i] + 1;
+				*next_client = b->key[i] + 1;
 		}
-		pcieaudit_batch_release(&b);
+		pcieaudit_batch_release(b);
 	} while (!full && n == PCIEAUDIT_BATCH);
 	return full;
 }
@@ -593,13 +657,13 @@ static bool dump_table(struct sk_buff *skb, struct netlink_callback *cb,
 	bool full = false;
 
 	for (i = 0; i < t->n && !full; i++) {
-		if (t->key[i] < *next_provider)
+		if (t->key[i] < *next_provider || !t->pdev[i])
 			continue;
 		/* As in the general path: a removed provider's cursor. */
 		if (t->key[i] != *next_provider)
 			*next_client = 0;
 		for (j = 0; j < t->n && !full; j++) {
-			if (t->key[j] < *next_client)
+			if (t->key[j] < *next_client || !t->pdev[j])
 				continue;
 			if (j != i)
 				full = put_pair_msg(skb, cb, t->pdev[i],
@@ -619,42 +683,48 @@ static bool dump_table(struct sk_buff *skb, struct netlink_callback *cb,
 
 /* The general path: any selection, walked in batches. */
 static bool dump_walk(struct sk_buff *skb, struct netlink_callback *cb,
-		      const struct selection *sel, bool verbose,
+		      const struct selection *sel, struct pcieaudit_batch *b,
+		      struct pcieaudit_batch *clients, bool verbose,
 		      u64 *next_provider, u64 *next_client)
 {
-	struct pcieaudit_batch b;
 	bool full = false;
 	unsigned int i, n;
 
 	do {
-		pcieaudit_batch_collect(&b, *next_provider, selected, sel);
-		n = b.n;
+		pcieaudit_batch_collect(b, *next_provider, selected, sel);
+		n = b->n;
 		for (i = 0; i < n && !full; i++) {
 			/*
 			 * The provider the last part stopped in was removed:
 			 * its client cursor would skip this one's first pairs.
 			 */
-			if (b.key[i] != *next_provider)
+			if (b->key[i] != *next_provider)
 				*next_client = 0;
-			full = dump_clients(skb, cb, b.pdev[i], sel, verbose,
-					    next_client);
+			full = dump_clients(skb, cb, b->pdev[i], sel, clients,
+					    verbose, next_client);
 			if (!full) {
-				*next_provider = b.key[i] + 1;
+				*next_provider = b->key[i] + 1;
 				*next_client = 0;
 			} else {
-				*next_provider = b.key[i];
+				*next_provider = b->key[i];
 			}
 		}
-		pcieaudit_batch_release(&b);
+		pcieaudit_batch_release(b);
 	} while (!full && n == PCIEAUDIT_BATCH);
 	return full;
 }
 
+/* The dump's address table in cb->args; the end goes in the checked slot. */
+#define P2P_TABLE_SLOT	4
+#define P2P_CHECKED	1
+#define P2P_ENDED	2
+
 /**
  * pcieaudit_nl_p2p_dumpit - the next ordered pairs of the selection
  * @skb: message buffer
- * @cb: dump state; cursor slots 0-1 provider key, 2-3 client key, 4 end,
- *	PCIEAUDIT_DUMP_CHECKED_SLOT checked
+ * @cb: dump state; cursor slots 0-1 provider key, 2-3 client key,
+ *	P2P_TABLE_SLOT the address table, PCIEAUDIT_DUMP_CHECKED_SLOT
+ *	P2P_CHECKED, then P2P_ENDED
  *
  * Return: bytes written, 0 at the end, or a negative errno.
  */
@@ -666,46 +736,79 @@ int pcieaudit_nl_p2p_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		.any = attrs[PCIEAUDIT_A_P2P_SELECT_DEV] ||
 		       attrs[PCIEAUDIT_A_P2P_SELECT_CLASS],
 	};
+	struct addr_table *t = (struct addr_table *)cb->args[P2P_TABLE_SLOT];
 	u64 next_provider = pcieaudit_nl_cursor(cb, 0);
 	u64 next_client = pcieaudit_nl_cursor(cb, 2);
-	struct addr_table *t;
+	struct pcieaudit_batch *providers = NULL, *clients = NULL;
 	bool verbose, full;
 
-	if (cb->args[4])
+	if (cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT] == P2P_ENDED)
 		return 0;
 	if (!cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT]) {
 		int err = PCIEAUDIT_DUMP_START_EXTACK ? 0 : p2p_dump_check(cb);
 
 		if (err)
 			return err;
-		cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT] = 1;
+		cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT] = P2P_CHECKED;
 	}
 	get_flags(attrs[PCIEAUDIT_A_P2P_FLAGS], NULL, &verbose);
 
-	/* 1 KiB, too much for the stack of kernels with FRAME_WARN=1024. */
-	t = kmalloc(sizeof(*t), GFP_KERNEL);
-	if (!t)
-		return -ENOMEM;
+	/* Kept until pcieaudit_nl_p2p_done(); too large for the stack. */
+	if (!t) {
+		t = kzalloc(sizeof(*t), GFP_KERNEL);
+		if (!t)
+			return -ENOMEM;
+		t->fast = sel.any && addr_table_keys(t, cb->nlh, false);
+		cb->args[P2P_TABLE_SLOT] = (long)t;
+	}
+	if (!t->fast) {
+		providers = pcieaudit_batch_alloc();
+		clients = pcieaudit_batch_alloc();
+		if (!providers || !clients) {
+			pcieaudit_batch_free(providers);
+			pcieaudit_batch_free(clients);
+			return -ENOMEM;
+		}
+	}
 
 	pci_lock_rescan_remove();
 	cb->seq = pcieaudit_generation();
-	if (sel.any && addr_table_keys(t, cb->nlh)) {
+	if (t->fast) {
 		addr_table_resolve(t);
 		full = dump_table(skb, cb, t, verbose, &next_provider,
 				  &next_client);
-		addr_table_release(t);
 	} else {
-		full = dump_walk(skb, cb, &sel, verbose, &next_provider,
-				 &next_client);
+		full = dump_walk(skb, cb, &sel, providers, clients, verbose,
+				 &next_provider, &next_client);
 	}
 	pci_unlock_rescan_remove();
-	kfree(t);
+	pcieaudit_batch_free(providers);
+	pcieaudit_batch_free(clients);
 
 	pcieaudit_nl_cursor_set(cb, 0, next_provider);
 	pcieaudit_nl_cursor_set(cb, 2, next_client);
 	if (!full)
-		cb->args[4] = 1;
+		cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT] = P2P_ENDED;
 	else if (!skb->len)
 		return -EMSGSIZE;
 	return skb->len;
+}
+
+/**
+ * pcieaudit_nl_p2p_done - free a pair dump's address table
+ * @cb: dump state
+ *
+ * Called once the dump ended or its socket closed, in process context.
+ *
+ * Return: 0.
+ */
+int pcieaudit_nl_p2p_done(struct netlink_callback *cb)
+{
+	struct addr_table *t = (struct addr_table *)cb->args[P2P_TABLE_SLOT];
+
+	if (t) {
+		addr_table_release(t);
+		kfree(t);
+	}
+	return 0;
 }

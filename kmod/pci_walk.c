@@ -16,6 +16,7 @@
 #include <linux/device.h>
 #include <linux/notifier.h>
 #include <linux/pci.h>
+#include <linux/slab.h>
 
 #include "pci_walk.h"
 
@@ -89,6 +90,28 @@ void pcieaudit_batch_release(struct pcieaudit_batch *b)
 {
 	while (b->n)
 		pci_dev_put(b->pdev[--b->n]);
+}
+
+/**
+ * pcieaudit_batch_alloc - an empty batch, too large for the stack
+ *
+ * Return: the batch, or NULL when out of memory.
+ */
+struct pcieaudit_batch *pcieaudit_batch_alloc(void)
+{
+	return kzalloc(sizeof(struct pcieaudit_batch), GFP_KERNEL);
+}
+
+/**
+ * pcieaudit_batch_free - release a batch's references and free it
+ * @b: batch from pcieaudit_batch_alloc(), or NULL
+ */
+void pcieaudit_batch_free(struct pcieaudit_batch *b)
+{
+	if (!b)
+		return;
+	pcieaudit_batch_release(b);
+	kfree(b);
 }
 
 /**

@@ -5,8 +5,13 @@
 
 #include <linux/pci.h>
 
-/* Functions handed out per walk step; bounds the work done under the lock. */
-#define PCIEAUDIT_BATCH 16
+/*
+ * Functions handed out per walk step. Each step walks the whole bus, so a
+ * dump of n functions costs about n * n / PCIEAUDIT_BATCH steps: with 16,
+ * the bus walks were a tenth of a report on 1000 functions. 128 is more
+ * than a 32 KiB part holds; the batch (2 KiB) is allocated per part.
+ */
+#define PCIEAUDIT_BATCH 128
 
 struct pcieaudit_batch {
 	unsigned int n;
@@ -20,6 +25,8 @@ u64 pcieaudit_dev_key(const struct pci_dev *pdev);
 void pcieaudit_batch_collect(struct pcieaudit_batch *b, u64 from,
 			     pcieaudit_filter_t filter, const void *ctx);
 void pcieaudit_batch_release(struct pcieaudit_batch *b);
+struct pcieaudit_batch *pcieaudit_batch_alloc(void);
+void pcieaudit_batch_free(struct pcieaudit_batch *b);
 
 u32 pcieaudit_generation(void);
 int pcieaudit_walk_init(void);

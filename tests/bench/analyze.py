@@ -23,6 +23,7 @@ NAMES = {
     "scrape": "scrape (compiled sysfs scraper)",
     "clisysfs": "pcieaudit-cli report --json --sysfs /sys",
     "topo": "pcieaudit-cli topo (64 endpoints, 4032 pairs)",
+    "text": "pcieaudit-cli report (text)",
     "exec": "pcieaudit-cli --version (exec and dynamic linking only)",
 }
 

@@ -19,7 +19,7 @@ O=/tmp/out
 mkdir -p "$R" "$O"
 
 ROUNDS=5
-VARIANTS="report lspci scrape clisysfs topo exec"
+VARIANTS="report lspci scrape clisysfs topo text exec"
 PROFILE=1
 SCENARIO=unknown
 read -r CMDLINE </proc/cmdline
@@ -104,7 +104,8 @@ run() {
 	scrape) benchrun "$O/$1" scrape ;;
 	clisysfs) benchrun "$O/$1" $CLI report --json --sysfs /sys ;;
 	topo) benchrun "$O/$1" $CLI topo $SEL ;;
-	# The floor of any CLI run: exec and dynamic linking.
+	# The same facts without JSON, and the floor of any CLI run.
+	text) benchrun "$O/$1" $CLI report ;;
 	exec) benchrun "$O/$1" $CLI --version ;;
 	esac
 }
@@ -143,6 +144,7 @@ if [ "$PROFILE" = 1 ]; then
 		scrape) set -- scrape ;;
 		clisysfs) set -- $CLI report --json --sysfs /sys ;;
 		topo) set -- $CLI topo $SEL ;;
+		text) set -- $CLI report ;;
 		exec) continue ;;
 		esac
 		strace -c -f -o "$R/prof/strace-$v.txt" "$@" >/dev/null 2>&1

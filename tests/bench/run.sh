@@ -2,9 +2,10 @@
 # run.sh [NAME...]: the benchmark (make bench). Not a test: nothing here
 # passes or fails on speed; it fails only when a run is unusable (see
 # analyze.py). Boots each bench machine in turn (default: topo-64, topo-256,
-# topo-1024 on the stock Debian kernel, then topo-256-p2pdma on the P2PDMA
-# test kernel), each measuring every variant interleaved within its one
-# boot, and writes the tables to tests/vm/out/bench-summary.md.
+# topo-1024 on the stock Debian kernel, then topo-256-p2pdma and
+# topo-1024-p2pdma on the P2PDMA test kernel), each measuring every variant
+# interleaved within its one boot, and writes the tables to
+# tests/vm/out/bench-summary.md.
 # BENCH_CMDLINE adds guest options (pa_rounds=N, pa_profile=0, ...).
 set -euo pipefail
 
@@ -12,7 +13,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 OUT=${PCIEAUDIT_VM_OUT:-$ROOT/tests/vm/out}
 NAMES=("$@")
-[[ ${#NAMES[@]} -gt 0 ]] || NAMES=(topo-64 topo-256 topo-1024 topo-256-p2pdma)
+[[ ${#NAMES[@]} -gt 0 ]] || NAMES=(topo-64 topo-256 topo-1024 topo-256-p2pdma topo-1024-p2pdma)
 
 # The payload markers of tests/vm/lib.sh.
 BEGIN='=====PCIEAUDIT-PAYLOAD-BEGIN-7f3a9c====='
