@@ -320,9 +320,8 @@ int pcieaudit_nl_addr_key(const struct nlattr *nest,
 				    "PCI domain out of range");
 		return -EINVAL;
 	}
-	*key = (u64)domain << 16 |
-	       (u64)nla_get_u8(tb[PCIEAUDIT_A_ADDR_BUS]) << 8 |
-	       nla_get_u8(tb[PCIEAUDIT_A_ADDR_DEVFN]);
+	*key = pcieaudit_key(domain, nla_get_u8(tb[PCIEAUDIT_A_ADDR_BUS]),
+			     nla_get_u8(tb[PCIEAUDIT_A_ADDR_DEVFN]));
 	return 0;
 }
 

@@ -311,7 +311,7 @@ static bool addr_key(const struct nlattr *nest, u64 *key)
 	}
 	if (domain > INT_MAX || bus < 0 || devfn < 0)
 		return false;
-	*key = (u64)domain << 16 | (u64)bus << 8 | devfn;
+	*key = pcieaudit_key(domain, bus, devfn);
 	return true;
 }
 

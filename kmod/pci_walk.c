@@ -24,8 +24,8 @@ static atomic_t generation = ATOMIC_INIT(1);
 
 u64 pcieaudit_dev_key(const struct pci_dev *pdev)
 {
-	return (u64)pci_domain_nr(pdev->bus) << 16 |
-	       (u64)pdev->bus->number << 8 | pdev->devfn;
+	return pcieaudit_key(pci_domain_nr(pdev->bus), pdev->bus->number,
+			     pdev->devfn);
 }
 
 struct collect_ctx {

@@ -21,6 +21,12 @@ struct pcieaudit_batch {
 
 typedef bool (*pcieaudit_filter_t)(struct pci_dev *pdev, const void *ctx);
 
+/* Keys order functions by domain, bus and devfn. */
+static inline u64 pcieaudit_key(u32 domain, u8 bus, u8 devfn)
+{
+	return (u64)domain << 16 | (u64)bus << 8 | devfn;
+}
+
 u64 pcieaudit_dev_key(const struct pci_dev *pdev);
 void pcieaudit_batch_collect(struct pcieaudit_batch *b, u64 from,
 			     pcieaudit_filter_t filter, const void *ctx);
