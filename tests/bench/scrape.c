@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,16 +50,25 @@ static uint32_t rd32(const uint8_t *c, unsigned int off)
 	return (uint32_t)rd16(c, off) | (uint32_t)rd16(c, off + 2) << 16;
 }
 
+/* The target of a link under dirfd, in buf; false when there is none. */
+static bool read_link(int dirfd, const char *name, char *buf, size_t len)
+{
+	ssize_t n = readlinkat(dirfd, name, buf, len - 1);
+
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
 /* Last component of a link under dirfd, "-" when there is none. */
 static const char *link_base(int dirfd, const char *name, char *buf,
 			     size_t len)
 {
-	ssize_t n = readlinkat(dirfd, name, buf, len - 1);
 	char *slash;
 
-	if (n < 0)
+	if (!read_link(dirfd, name, buf, len))
 		return "-";
-	buf[n] = '\0';
 	slash = strrchr(buf, '/');
 	return slash ? slash + 1 : buf;
 }
@@ -68,14 +78,9 @@ static const char *link_base(int dirfd, const char *name, char *buf,
 static const char *upstream(int devsdir, const char *name, char *buf,
 			    size_t len)
 {
-	ssize_t n = readlinkat(devsdir, name, buf, len - 1);
 	char *slash;
 
-	if (n < 0)
-		return "-";
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash)
+	if (!read_link(devsdir, name, buf, len) || !(slash = strrchr(buf, '/')))
 		return "-";
 	*slash = '\0';
 	slash = strrchr(buf, '/');
