@@ -2,12 +2,14 @@
 # Builds the busybox initramfs that boots the installed Debian kernel for the
 # VM tests. Prints the path of the cpio.gz on stdout.
 #
-#   build-initramfs.sh [--flavour NAME --kernel-dir DIR --module KO]
+#   build-initramfs.sh [--kernel NAME --kernel-dir DIR --module KO]
 #                      [--init SCRIPT] [--prog SRC.c]... [--bin PATH]...
 #
-# With --flavour, the image is for a test kernel of tests/kernels/ instead
-# (DIR its object tree, KO pcieaudit.ko built against it): such kernels have
-# every driver the topologies need built in, so no modules are copied.
+# With --kernel, the image is for another kernel than the installed one (DIR
+# its directory from lib.sh's kernel_tree, KO pcieaudit.ko built against
+# it). A test kernel of tests/kernels/ has every driver the topologies need
+# built in, so no modules are copied; a Debian kernel's modules come from
+# its unpacked packages (DIR/root), decompressed for busybox.
 # --init replaces guest-init.sh as /init (suites other than the oracle's:
 # stress, fuzzing); --prog compiles a C file, linked with libnl-genl, into
 # /usr/bin/<name>; --bin copies a host binary and its libraries.
@@ -20,10 +22,10 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-FLAVOUR='' KDIR='' INIT=$VM_DIR/guest-init.sh PROGS=() EXTRA_BINS=()
+KNAME='' KDIR='' INIT=$VM_DIR/guest-init.sh PROGS=() EXTRA_BINS=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
-	--flavour) FLAVOUR=$2; shift 2 ;;
+	--kernel) KNAME=$2; shift 2 ;;
 	--kernel-dir) KDIR=$2; shift 2 ;;
 	--module) MODULE_KO=$2; shift 2 ;;
 	--init) INIT=$(realpath "$2"); shift 2 ;;
@@ -32,10 +34,16 @@ while [[ $# -gt 0 ]]; do
 	*) die "unknown argument $1" ;;
 	esac
 done
-if [[ -n $FLAVOUR ]]; then
-	[[ -n $KDIR && -f $MODULE_KO ]] || die "--flavour needs --kernel-dir and --module"
+# MODROOT: the root the guest's modules come from; MODDIR: their directory.
+MODROOT=/
+if [[ -n $KNAME ]]; then
+	[[ -n $KDIR && -f $MODULE_KO ]] || die "--kernel needs --kernel-dir and --module"
 	KVER=$(cat "$KDIR/kernelrelease")
 	MODDIR=$KDIR
+	if is_debian_kernel "$KNAME"; then
+		MODROOT=$KDIR/root
+		MODDIR=$MODROOT/lib/modules/$KVER
+	fi
 else
 	KVER=$(detect_kver)
 	MODDIR=/lib/modules/$KVER
@@ -47,7 +55,7 @@ fi
 # that "driver": null is exercised.
 # vfio-pci and vfio_iommu_type1 serve the VFIO-ownership check (vfio-hold.c).
 GUEST_MODULES=(nvme e1000e e1000 virtio_pci virtio_net vfio-pci vfio_iommu_type1)
-[[ -z $FLAVOUR ]] || GUEST_MODULES=()
+[[ -n $KNAME && $MODROOT == / ]] && GUEST_MODULES=()
 
 command -v busybox >/dev/null || die "busybox missing; apt-get install busybox-static"
 BUSYBOX=$(command -v busybox)
@@ -68,7 +76,7 @@ PCI_IDS=/usr/share/misc/pci.ids
 # deps_of NAME: absolute paths of NAME's .ko and everything it needs.
 deps_of() {
 	local out
-	out=$(modprobe -S "$KVER" --show-depends "$1" 2>&1) || die "module $1 not found for $KVER: $out"
+	out=$(modprobe -d "$MODROOT" -S "$KVER" --show-depends "$1" 2>&1) || die "module $1 not found for $KVER: $out"
 	awk '$1 == "insmod" { print $2 }' <<<"$out"
 }
 MOD_FILES=()
@@ -83,7 +91,7 @@ if [[ -f $MODULE_KO ]]; then
 	IFS=, read -r -a KO_DEPS <<<"$(modinfo -F depends "$MODULE_KO")"
 	for m in "${KO_DEPS[@]}"; do
 		[[ -n $m ]] || continue
-		[[ -z $FLAVOUR ]] || die "pcieaudit.ko depends on $m, which $KVER does not build in"
+		[[ -z $KNAME || $MODROOT != / ]] || die "pcieaudit.ko depends on $m, which $KVER does not build in"
 		mapfile -t -O "${#MOD_FILES[@]}" MOD_FILES < <(deps_of "$m")
 	done
 fi
@@ -124,7 +132,7 @@ mkdir -p "$OUT_DIR"
 # One image per kernel flavour and init; the stock one keeps its plain name.
 INIT_TAG=
 [[ $INIT == "$VM_DIR/guest-init.sh" ]] || INIT_TAG=$(basename "$INIT" .sh)
-PREFIX=initramfs-${FLAVOUR:+$FLAVOUR-}${INIT_TAG:+$INIT_TAG-}
+PREFIX=initramfs-${KNAME:+$KNAME-}${INIT_TAG:+$INIT_TAG-}
 IMG=$OUT_DIR/$PREFIX$KEY.cpio.gz
 if [[ -s $IMG ]]; then
 	log "initramfs cached: ${IMG#"$REPO_ROOT"/}"
@@ -174,12 +182,20 @@ for l in "${LIBS[@]}"; do
 done
 cp -L "$PCI_IDS" "$STAGE/usr/share/misc/pci.ids"
 
-for f in "${MOD_FILES[@]}"; do
-	mkdir -p "$STAGE$(dirname "$f")"
-	cp "$f" "$STAGE$f"
-done
-# A test kernel's lists go where the guest's modprobe looks for them.
+# Modules go where the guest's modprobe looks for them, uncompressed: the
+# busybox modprobe reads plain .ko files only.
 GUEST_MODDIR=$STAGE/lib/modules/$KVER
+for f in "${MOD_FILES[@]}"; do
+	rel=${f#"$MODDIR"/}
+	[[ $rel != "$f" ]] || die "module $f is not below $MODDIR"
+	mkdir -p "$GUEST_MODDIR/$(dirname "$rel")"
+	case $f in
+	*.ko.xz) xz -dc "$f" >"$GUEST_MODDIR/${rel%.xz}" ;;
+	*.ko.zst) zstd -qdc "$f" >"$GUEST_MODDIR/${rel%.zst}" ;;
+	*.ko.gz) gzip -dc "$f" >"$GUEST_MODDIR/${rel%.gz}" ;;
+	*) cp "$f" "$GUEST_MODDIR/$rel" ;;
+	esac
+done
 mkdir -p "$GUEST_MODDIR"
 cp "$MODDIR/modules.builtin" "$GUEST_MODDIR/"
 for f in modules.order modules.builtin.modinfo; do

@@ -42,33 +42,70 @@ detect_kver() {
 # be missing while the project is young).
 have_artifacts() { [[ -f $MODULE_KO && -x $CLI_BIN ]]; }
 
-# ---- test kernels other than Debian's (a topology's TOPO_KERNEL) ------------
+# ---- kernels other than the installed one (a topology's TOPO_KERNEL) --------
 
-# tests/kernels/build-kernel.sh's cache, kept outside the clone so that CI's
-# fresh clones reuse a build (see README.md for what a cold build costs).
+# Both caches live outside the clone, so that CI's fresh clones reuse them:
+# tests/kernels/build-kernel.sh's test kernels (see its README for what a
+# cold build costs) and tests/kernels/debian-kernel.sh's Debian kernels.
 KERNEL_CACHE=${PCIEAUDIT_CACHE:-/var/cache/pcieaudit}
 
-# kernel_tree FLAVOUR: the flavour's object tree (bzImage, kernelrelease),
-# built first if it is not cached.
+# A kernel is named by what boots it:
+#   ''/stock   the installed Debian kernel (detect_kver)
+#   5.10, 7.3  Debian's own kernels (tests/kernels/debian-kernels.list)
+#   p2pdma     the test kernels of tests/kernels/ (FLAVOUR.config)
+is_debian_kernel() { [[ $1 =~ ^[0-9] ]]; }
+
+# kernel_tree NAME: the kernel's directory, fetched or built first if it is
+# not cached. A test kernel's is its object tree (bzImage, kernelrelease); a
+# Debian kernel's holds vmlinuz, config, kernelrelease, root/ and chroot/.
 kernel_tree() {
-	local dir
-	dir=$(PCIEAUDIT_CACHE=$KERNEL_CACHE "$REPO_ROOT/tests/kernels/build-kernel.sh" "$1" | tail -n1) ||
-		die "tests/kernels/build-kernel.sh $1 failed"
-	[[ -s $dir/bzImage && -s $dir/kernelrelease ]] || die "no bzImage/kernelrelease in $dir"
+	local dir script=build-kernel.sh
+	is_debian_kernel "$1" && script=debian-kernel.sh
+	dir=$(PCIEAUDIT_CACHE=$KERNEL_CACHE "$REPO_ROOT/tests/kernels/$script" "$1" | tail -n1) ||
+		die "tests/kernels/$script $1 failed"
+	[[ -s $dir/kernelrelease ]] || die "no kernelrelease in $dir"
 	printf '%s\n' "$dir"
 }
+
+# kernel_image NAME DIR, kernel_config NAME DIR: what QEMU boots and the
+# build options the oracle reads.
+kernel_image() { if is_debian_kernel "$1"; then printf '%s\n' "$2/vmlinuz"; else printf '%s\n' "$2/bzImage"; fi; }
+kernel_config() { if is_debian_kernel "$1"; then printf '%s\n' "$2/config"; else printf '%s\n' "$2/.config"; fi; }
 
 # The files an external module build reads, relative to the repository.
 module_sources() {
 	find Kbuild kmod include -type f \( -name Kbuild -o -name '*.[ch]' \) | LC_ALL=C sort
 }
 
-# module_for FLAVOUR KDIR: pcieaudit.ko built against KDIR, printed as a
-# path. The build runs in a copy (out/kmod-FLAVOUR/: Kbuild, kmod/, include/)
-# so the repository root keeps its build for the Debian kernel; the copy is
-# rebuilt only when one of those files, the tree or the version changed.
+# kernel_make NAME DIR SRC ARGS...: make for the external module in SRC
+# against the kernel NAME whose directory is DIR. A Debian kernel's module is
+# built in its chroot, with the kernel's own compiler and headers: SRC is
+# bound to /build there, in a mount namespace that dies with the command.
+kernel_make() {
+	local name=$1 dir=$2 src=$3
+	shift 3
+	if is_debian_kernel "$name"; then
+		mkdir -p "$dir/chroot/build"
+		unshare --mount --propagation private /bin/sh -ec '
+			root=$1 src=$2
+			shift 2
+			mount --bind "$src" "$root/build"
+			mount -t proc proc "$root/proc"
+			exec chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"
+		' sh "$dir/chroot" "$src" \
+			make -C "$(cat "$dir/kdir")" M=/build "$@"
+	else
+		make -C "$dir" M="$src" "$@"
+	fi
+}
+
+# module_for NAME DIR: pcieaudit.ko built against kernel NAME (directory
+# DIR), printed as a path. The build runs in a copy (out/kmod-NAME/: Kbuild,
+# kmod/, include/) so the repository root keeps its build for the installed
+# kernel; the copy is rebuilt only when one of those files, the kernel or
+# the version changed.
 module_for() {
-	local flavour=$1 kdir=$2 dir=$OUT_DIR/kmod-$1 key version rev
+	local name=$1 kdir=$2 dir=$OUT_DIR/kmod-$1 key version rev
 	version=$(sed -n 's/.*PCIEAUDIT_VERSION "\(.*\)"/\1/p' "$REPO_ROOT/kmod/version.h")
 	rev=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null) && version+=+g$rev
 	key=$({
@@ -84,7 +121,7 @@ module_for() {
 		mkdir -p "$dir"
 		# Sources only: the stock build's objects sit next to them.
 		(cd "$REPO_ROOT" && module_sources | xargs cp --parents -t "$dir")
-		if ! make -C "$kdir" M="$dir" PCIEAUDIT_VERSION="$version" modules >"$dir.log" 2>&1; then
+		if ! kernel_make "$name" "$kdir" "$dir" PCIEAUDIT_VERSION="$version" modules >"$dir.log" 2>&1; then
 			tail -n 40 "$dir.log" >&2
 			die "pcieaudit.ko does not build against $kdir (log: ${dir#"$REPO_ROOT"/}.log)"
 		fi
@@ -93,6 +130,6 @@ module_for() {
 			die "pcieaudit.ko builds with warnings against $kdir"
 		fi
 		echo "$key" >"$dir/.key"
-	) 9>"$OUT_DIR/kmod-$flavour.lock" || exit 1
+	) 9>"$OUT_DIR/kmod-$name.lock" || exit 1
 	printf '%s\n' "$dir/pcieaudit.ko"
 }

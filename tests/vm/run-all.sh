@@ -1,14 +1,20 @@
 #!/bin/bash
-# run-all.sh [--no-build] [--list] [TOPOLOGY...]
+# run-all.sh [--no-build] [--list] [--matrix | --all-kernels | --kernel K] [TOPOLOGY...]
 #
 # Builds the module and the CLI, runs the oracle's self-test, then boots every
 # test topology (or the ones named) and prints a summary. Exit status is
-# non-zero when anything failed or was skipped. Topologies with TOPO_KERNEL
-# need that test kernel (tests/kernels/, cached in $PCIEAUDIT_CACHE, default
-# /var/cache/pcieaudit) and pcieaudit.ko built for it (out/kmod-FLAVOUR/),
-# both made here first when missing or stale, --no-build or not.
-#   --no-build  use the pcieaudit.ko and user/pcieaudit-cli already built
-#   --list      print the topologies as a Markdown table and exit
+# non-zero when anything failed or was skipped. A topology boots its own
+# kernel: TOPO_KERNEL (a test kernel of tests/kernels/, or one of Debian's
+# kernels of tests/kernels/debian-kernels.list), else the installed one.
+# Every kernel and its pcieaudit.ko are fetched or built first (cached in
+# $PCIEAUDIT_CACHE, default /var/cache/pcieaudit), --no-build or not.
+#   --no-build     use the pcieaudit.ko and user/pcieaudit-cli already built
+#   --list         print the topologies as a Markdown table and exit
+#   --kernel K     boot K instead (stock: the installed Debian kernel)
+#   --matrix       also the runs of tests/vm/matrix (make check)
+#   --all-kernels  also every topology on the installed kernel and on every
+#                  Debian kernel whose build options meet its TOPO_NEEDS
+#                  (make check-kernels)
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -16,21 +22,26 @@ set -euo pipefail
 
 BUILD=1
 LIST=0
+MODE=own
+KERNEL_ARG=
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--no-build) BUILD=0; shift ;;
 	--list) LIST=1; shift ;;
-	-h | --help) sed -n '2,9s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--kernel) MODE=one; KERNEL_ARG=$2; shift 2 ;;
+	--matrix) MODE=matrix; shift ;;
+	--all-kernels) MODE=all; shift ;;
+	-h | --help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
 done
 
 # topo_field FILE VAR: a variable of a topology file, read in a subshell so
-# that topologies cannot leak into each other.
+# that topologies cannot leak into each other (arrays come one item a line).
 topo_field() {
 	# shellcheck source=/dev/null disable=SC2034
-	(TOPO_TEST=1 && . "$1" && printf '%s\n' "${!2:-}")
+	(TOPO_TEST=1 && . "$1" && eval "printf '%s\\n' \"\${$2[@]:-}\"")
 }
 
 if [[ $# -gt 0 ]]; then
@@ -45,13 +56,15 @@ else
 fi
 
 if [[ $LIST == 1 ]]; then
-	echo "| topology | kernel command line | what it covers |"
-	echo "|---|---|---|"
+	echo "| topology | kernel | kernel command line | what it covers |"
+	echo "|---|---|---|---|"
 	for n in "${NAMES[@]}"; do
 		f=$VM_DIR/topologies/$n.sh
 		cmdline=$(topo_field "$f" TOPO_CMDLINE)
+		kernel=$(topo_field "$f" TOPO_KERNEL)
 		# shellcheck disable=SC2016 # literal Markdown backquotes
-		printf '| `%s` | %s | %s |\n' "$n" "${cmdline:+\`$cmdline\`}" "$(topo_field "$f" TOPO_DESC)"
+		printf '| `%s` | %s | %s | %s |\n' "$n" "${kernel:-stock}" "${cmdline:+\`$cmdline\`}" \
+			"$(topo_field "$f" TOPO_DESC)"
 	done
 	exit 0
 fi
@@ -69,17 +82,67 @@ if [[ $BUILD == 1 ]]; then
 fi
 have_artifacts || die "pcieaudit.ko or user/pcieaudit-cli missing after the build"
 
-# Test kernels and their modules before any boot, so that a cold kernel
-# build (minutes) is not billed to a topology and a broken one stops here.
-declare -A FLAVOUR
+# RUNS: "TOPOLOGY KERNEL" pairs, KERNEL "-" for the topology's own.
+own_kernel() { topo_field "$VM_DIR/topologies/$1.sh" TOPO_KERNEL; }
+RUNS=()
 for n in "${NAMES[@]}"; do
-	FLAVOUR[$n]=$(topo_field "$VM_DIR/topologies/$n.sh" TOPO_KERNEL)
+	[[ -f $VM_DIR/topologies/$n.sh ]] || die "no topology $n"
+	if [[ $MODE == one ]]; then RUNS+=("$n $KERNEL_ARG"); else RUNS+=("$n -"); fi
 done
-for f in $(printf '%s\n' "${FLAVOUR[@]}" | sed '/^$/d' | sort -u); do
-	s=$SECONDS
-	kdir=$(kernel_tree "$f")
-	module_for "$f" "$kdir" >/dev/null
-	log "test kernel $f: $(cat "$kdir/kernelrelease") and its pcieaudit.ko ready in $((SECONDS - s))s"
+named() { [[ " ${NAMES[*]} " == *" $1 "* ]]; }
+# add_run TOPOLOGY KERNEL: once, and only for a topology asked for.
+add_run() {
+	named "$1" || return 0
+	[[ " ${RUNS[*]/%/|} " == *" $1 $2| "* ]] || RUNS+=("$1 $2")
+}
+if [[ $MODE == matrix || $MODE == all ]]; then
+	while read -r when k topos; do
+		[[ $when == check || $MODE == all ]] || continue
+		for n in $topos; do add_run "$n" "$k"; done
+	done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$VM_DIR/matrix")
+fi
+
+# Kernels and their modules before any boot, so that a cold kernel build or
+# download (minutes) is not billed to a topology and a broken one stops here.
+declare -A KDIRS
+prepare_kernel() {
+	local k=$1 s=$SECONDS
+	[[ $k == - || $k == stock || -n ${KDIRS[$k]:-} ]] && return 0
+	KDIRS[$k]=$(kernel_tree "$k")
+	module_for "$k" "${KDIRS[$k]}" >/dev/null
+	log "kernel $k: $(cat "${KDIRS[$k]}/kernelrelease") and its pcieaudit.ko ready in $((SECONDS - s))s"
+}
+config_of() {
+	if [[ $1 == stock ]]; then printf '/boot/config-%s\n' "$KVER"; else kernel_config "$1" "${KDIRS[$1]}"; fi
+}
+# needs_met TOPOLOGY KERNEL: the kernel's build options meet TOPO_NEEDS
+# (CONFIG_X=y, or CONFIG_X=n for an option that is off).
+needs_met() {
+	local need cfg
+	cfg=$(config_of "$2")
+	while read -r need; do
+		[[ -n $need ]] || continue
+		case $need in
+		*=n) ! grep -Eq "^${need%=n}=[ym]\$" "$cfg" || return 1 ;;
+		*) grep -qx "$need" "$cfg" || return 1 ;;
+		esac
+	done < <(topo_field "$VM_DIR/topologies/$1.sh" TOPO_NEEDS)
+}
+if [[ $MODE == all ]]; then
+	mapfile -t ALL_KERNELS < <(echo stock; "$REPO_ROOT/tests/kernels/debian-kernel.sh" --list)
+	for k in "${ALL_KERNELS[@]}"; do prepare_kernel "$k"; done
+	for n in "${NAMES[@]}"; do
+		own=$(own_kernel "$n")
+		for k in "${ALL_KERNELS[@]}"; do
+			[[ $k == "${own:-stock}" ]] && continue
+			if needs_met "$n" "$k"; then add_run "$n" "$k"; else log "$n on $k: skipped, its build options lack ${n}'s TOPO_NEEDS"; fi
+		done
+	done
+fi
+for r in "${RUNS[@]}"; do
+	k=${r#* }
+	[[ $k == - ]] && k=$(own_kernel "${r% *}")
+	prepare_kernel "${k:--}"
 done
 
 declare -A RESULT SECS
@@ -98,25 +161,39 @@ SECS[oracle-selftest]=$((SECONDS - s))
 
 "$VM_DIR/build-initramfs.sh" >/dev/null
 
-for n in "${NAMES[@]}"; do
+# run_id TOPOLOGY KERNEL: the results directory's name, as run-topology.sh
+# makes it.
+run_id() { if [[ $2 == - ]]; then printf '%s\n' "$1"; else printf '%s@%s\n' "$1" "$2"; fi; }
+for r in "${RUNS[@]}"; do
+	n=${r% *} k=${r#* }
+	id=$(run_id "$n" "$k")
+	args=()
+	[[ $k == - ]] || args=(--kernel "$k")
 	s=$SECONDS
 	rc=0
-	"$VM_DIR/run-topology.sh" "$n" || rc=$?
-	SECS[$n]=$((SECONDS - s))
+	"$VM_DIR/run-topology.sh" "${args[@]}" "$n" || rc=$?
+	SECS[$id]=$((SECONDS - s))
 	case $rc in
-	0) RESULT[$n]=PASS ;;
-	77) RESULT[$n]=SKIP; FAILED=1 ;;
-	*) RESULT[$n]=FAIL; FAILED=1 ;;
+	0) RESULT[$id]=PASS ;;
+	77) RESULT[$id]=SKIP; FAILED=1 ;;
+	*) RESULT[$id]=FAIL; FAILED=1 ;;
 	esac
 done
 
+# One line a run: the kernel that booted, and the oracle's own counts.
 echo
-echo "VM test summary (kernel $KVER unless named, $((SECONDS - t0))s in all):"
-for n in oracle-selftest "${NAMES[@]}"; do
-	printf '  %-4s  %-16s %4ss  %s\n' "${RESULT[$n]}" "$n" "${SECS[$n]}" "${FLAVOUR[$n]:-}"
-done
+echo "VM test summary ($((SECONDS - t0))s in all):"
+printf '  %-4s  %-24s %5s  %-28s %s\n' result run secs kernel "oracle"
+printf '  %-4s  %-24s %4ss\n' "${RESULT[oracle-selftest]}" oracle-selftest "${SECS[oracle-selftest]}"
+for r in "${RUNS[@]}"; do
+	id=$(run_id "${r% *}" "${r#* }")
+	res=$OUT_DIR/$id
+	counts=$(sed -n 's/^oracle: [^:]*: //p' "$res/oracle.txt" 2>/dev/null | paste -sd';' -)
+	printf '  %-4s  %-24s %4ss  %-28s %s\n' "${RESULT[$id]}" "$id" "${SECS[$id]}" \
+		"$(sed -n 's/^kernel=//p' "$res/results/facts.txt" 2>/dev/null)" "$counts"
+done | tee "$OUT_DIR/summary.txt"
 if [[ $FAILED != 0 ]]; then
-	echo "VM tests FAILED (details above; results under ${OUT_DIR#"$REPO_ROOT"/}/<topology>/)"
+	echo "VM tests FAILED (details above; results under ${OUT_DIR#"$REPO_ROOT"/}/<topology>[@kernel]/)"
 	exit 1
 fi
 echo "VM tests passed"

@@ -1,21 +1,26 @@
 #!/bin/bash
-# run-topology.sh [--timeout SECONDS] NAME|PATH.sh
+# run-topology.sh [--timeout SECONDS] [--kernel KERNEL] NAME|PATH.sh
 #
 # Boots topologies/NAME.sh under QEMU TCG with the test initramfs, pulls the
 # guest's results out of the ttyS1 payload into out/NAME/results/ and runs the
 # oracle on them. Exit status: 0 pass, 1 fail, 77 skipped (module or CLI not
 # built; set PCIEAUDIT_VM_ALLOW_MISSING=1 to boot and check the independent
-# data anyway). A topology with TOPO_KERNEL=FLAVOUR boots that test kernel
-# (tests/kernels/, built and cached first) with a pcieaudit.ko built for it.
+# data anyway). A topology with TOPO_KERNEL=KERNEL boots that kernel (a test
+# kernel of tests/kernels/, or one of Debian's, see lib.sh), fetched or built
+# and cached first, with a pcieaudit.ko built for it; --kernel overrides it
+# ("stock" is the installed Debian kernel), and the results then go to
+# out/NAME@KERNEL/.
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 TIMEOUT=${PCIEAUDIT_VM_TIMEOUT:-}
+KERNEL_OVERRIDE=
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--timeout) TIMEOUT=$2; shift 2 ;;
+	--kernel) KERNEL_OVERRIDE=$2; shift 2 ;;
 	-h | --help) sed -n '2,9s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
@@ -48,6 +53,11 @@ TOPO_DESC='' TOPO_CMDLINE='' TOPO_EXPECT=() TOPO_ARGS=() TOPO_MEM=768 TOPO_CPU=q
 TOPO_INIT='' TOPO_PROGS=() TOPO_BINS=() TOPO_CHECK=() TOPO_TIMEOUT='' TOPO_SMP=1
 # shellcheck source=/dev/null
 . "$TOPO"
+if [[ -n $KERNEL_OVERRIDE ]]; then
+	TOPO_KERNEL=$KERNEL_OVERRIDE
+	[[ $TOPO_KERNEL == stock ]] && TOPO_KERNEL=
+	NAME+=@$KERNEL_OVERRIDE
+fi
 [[ -n $TIMEOUT ]] || TIMEOUT=${TOPO_TIMEOUT:-180}
 IMG_ARGS=()
 [[ -z $TOPO_INIT ]] || IMG_ARGS+=(--init "$TOPO_INIT")
@@ -60,7 +70,7 @@ if [[ -n $TOPO_KERNEL ]]; then
 	# A test kernel: its own module build and initramfs. The bigger log
 	# buffer holds the verbose P2P explanations; timestamps as Debian's.
 	KDIR=$(kernel_tree "$TOPO_KERNEL")
-	KERNEL=$KDIR/bzImage
+	KERNEL=$(kernel_image "$TOPO_KERNEL" "$KDIR")
 	KVER=$(cat "$KDIR/kernelrelease")
 	MODULE_KO=$(module_for "$TOPO_KERNEL" "$KDIR")
 	EXTRA_CMDLINE="log_buf_len=4M printk.time=1"
@@ -76,7 +86,7 @@ if ! have_artifacts; then
 fi
 
 if [[ -n $TOPO_KERNEL ]]; then
-	IMG=$("$VM_DIR/build-initramfs.sh" --flavour "$TOPO_KERNEL" --kernel-dir "$KDIR" --module "$MODULE_KO" "${IMG_ARGS[@]}")
+	IMG=$("$VM_DIR/build-initramfs.sh" --kernel "$TOPO_KERNEL" --kernel-dir "$KDIR" --module "$MODULE_KO" "${IMG_ARGS[@]}")
 else
 	KVER=$(detect_kver)
 	export KVER
@@ -149,7 +159,7 @@ sed -n "/^$PAYLOAD_BEGIN/,/^$PAYLOAD_END/{/^=====/d;p}" "$RES/payload.txt" | tr 
 log "$NAME: guest finished in ${elapsed}s"
 # The kernel's build options, for the oracle's check of info.features.
 if [[ -n $TOPO_KERNEL ]]; then
-	cp "$KDIR/.config" "$RES/results/kernel.config"
+	cp "$(kernel_config "$TOPO_KERNEL" "$KDIR")" "$RES/results/kernel.config"
 elif [[ -r /boot/config-$KVER ]]; then
 	cp "/boot/config-$KVER" "$RES/results/kernel.config"
 fi

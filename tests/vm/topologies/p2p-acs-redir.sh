@@ -3,7 +3,8 @@
 # the IOMMU had the kernel set on one root port: its pairs map by bus
 # address again, while a root port not named keeps redirecting.
 TOPO_DESC="P2PDMA kernel, VT-d, pci=disable_acs_redir= on one root port: below it a switch and an endpoint beside it (bus addresses through the root port); a redirected 2-function endpoint below another"
-TOPO_KERNEL=p2pdma
+TOPO_KERNEL=7.3
+TOPO_NEEDS=(CONFIG_PCI_P2PDMA=y)
 # 00:02.2: its slot holds a switch upstream port (function 0) and an e1000e
 # (function 1), so pairs across the switch meet at the root port itself.
 TOPO_CMDLINE="intel_iommu=on pci=disable_acs_redir=0000:00:02.2 pa_p2p_do=0000:02:00.0,0000:02:00.1,0000:06:00.0 pa_explain=0000:02:00.0,0000:02:00.1"

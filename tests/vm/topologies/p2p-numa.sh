@@ -3,7 +3,8 @@
 # node 0 and two pxb-pcie host bridges on nodes 1 and 2, on the P2PDMA test
 # kernel with Intel CPU rules (no pair may cross a host bridge).
 TOPO_DESC="P2PDMA kernel, VT-d: pxb-pcie host bridges on NUMA nodes 1 and 2 besides pcie.0; a switch and redirected 2-function endpoints behind them, one on a host bridge without a function to whitelist"
-TOPO_KERNEL=p2pdma
+TOPO_KERNEL=7.3
+TOPO_NEEDS=(CONFIG_PCI_P2PDMA=y)
 TOPO_CMDLINE="intel_iommu=on"
 TOPO_EXPECT=(iommu=intel p2pdma=1 cpu=not_zen numa=2 switch=1
 	p2p=host_bridges,switch,acs_redirect,redirect_no_host_fn,no_common,refused)

@@ -2,7 +2,8 @@
 # Sourced by run-topology.sh. SR-IOV VFs in P2P DMA: pci_upstream_bridge()
 # of a VF is its PF's bridge, so VF<->PF and VF<->VF pairs meet there.
 TOPO_DESC="P2PDMA kernel, VT-d: three SR-IOV NVMe PFs with 2 VFs each, below an ACS root port (redirected), a root port without ACS and a switch"
-TOPO_KERNEL=p2pdma
+TOPO_KERNEL=7.3
+TOPO_NEEDS=(CONFIG_PCI_P2PDMA=y)
 TOPO_CMDLINE="intel_iommu=on"
 TOPO_EXPECT=(iommu=intel p2pdma=1 cpu=not_zen sriov=1 switch=1 acs_off_root_port=1
 	p2p=vf_pf,vf_vf,acs_redirect,bus_addr_rp,switch,refused,withheld)

@@ -2,7 +2,8 @@
 # Sourced by run-topology.sh. P2P DMA on the P2PDMA test kernel, Intel CPU
 # rules (qemu64 is not Zen; the q35 host bridge is not whitelisted).
 TOPO_DESC="P2PDMA kernel, VT-d: endpoints behind a switch and a switch below it; 3-function endpoint below an ACS root port (redirected, refused); 2 functions below a root port without ACS; RCiEP"
-TOPO_KERNEL=p2pdma
+TOPO_KERNEL=7.3
+TOPO_NEEDS=(CONFIG_PCI_P2PDMA=y)
 # pa_p2p_do: a quiet do request over two redirected pairs before the quiet
 # matrix, which must share the kernel log's allowance with it.
 TOPO_CMDLINE="intel_iommu=on pa_p2p_do=0000:09:00.0,0000:09:00.1,0000:09:00.2"

@@ -3,7 +3,8 @@
 # 0x17), where the kernel allows every path through the root complex: ACS
 # redirected pairs and pairs across host bridges, which qemu64 refuses.
 TOPO_DESC="P2PDMA kernel, AMD EPYC (Zen) + AMD-Vi: redirected pairs and pairs across a pxb-pcie host bridge allowed by the CPU; SR-IOV VFs; a switch"
-TOPO_KERNEL=p2pdma
+TOPO_KERNEL=7.3
+TOPO_NEEDS=(CONFIG_PCI_P2PDMA=y)
 TOPO_CPU=EPYC
 # iommu=pt: with DMA translation behind QEMU 7.2's AMD IOMMU the NVMe admin
 # queue times out (tests/kernels/README.md). ACS is enabled all the same.
