@@ -77,7 +77,14 @@
  *   IOMMU_DOMAIN_PLATFORM: "iommu: Add IOMMU_DOMAIN_PLATFORM" (v6.7)
  *   IOMMU_DOMAIN_NESTED: "iommu: Add nested domain support" (v6.7)
  */
-#ifndef IOMMU_DOMAIN_DMA_FQ
+#ifdef IOMMU_DOMAIN_DMA_FQ
+#define PCIEAUDIT_HAVE_DMA_FQ	1
+#else
+/*
+ * Without the type, a DMA domain is strict or lazy as iommu.strict and the
+ * driver decide, and nothing a module may read says which.
+ */
+#define PCIEAUDIT_HAVE_DMA_FQ	0
 #define IOMMU_DOMAIN_DMA_FQ	BIT(31)
 #endif
 #ifndef IOMMU_DOMAIN_SVA

@@ -241,10 +241,13 @@ static int put_info_attrs(struct sk_buff *skb,
 	if (!s->groups)
 		return 0;
 
-	/* Lazy if any translated domain is; untrusted devices stay strict. */
+	/*
+	 * Lazy if any translated domain is; untrusted devices stay strict. A
+	 * plain DMA domain means strict only where lazy ones have a type.
+	 */
 	if (s->any_dma_fq)
 		strict = PCIEAUDIT_IOMMU_STRICT_LAZY;
-	else if (s->any_dma)
+	else if (s->any_dma && PCIEAUDIT_HAVE_DMA_FQ)
 		strict = PCIEAUDIT_IOMMU_STRICT_STRICT;
 	if (nla_put_u32(skb, PCIEAUDIT_A_INFO_IOMMU_DEF_MODE,
 			iommu_default_passthrough() ?

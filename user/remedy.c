@@ -39,6 +39,15 @@ bool pa_kernel_has_config_acs(const char *release)
 	return major > 6 || (major == 6 && minor >= 11);
 }
 
+bool pa_kernel_has_dma_fq(const char *release)
+{
+	unsigned int major, minor;
+
+	if (pa_kernel_version(release, &major, &minor))
+		return false;
+	return major > 5 || (major == 5 && minor >= 15);
+}
+
 void pa_config_acs_bits(uint16_t clear, char bits[PA_ACS_BITS_LEN])
 {
 	for (unsigned int bit = 0; bit < PA_ACS_NFLAGS; bit++)

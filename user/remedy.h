@@ -24,6 +24,10 @@ int pa_kernel_version(const char *release, unsigned int *major,
 /* pci=config_acs= exists from Linux 6.11 on; false when release is NULL or
  * cannot be parsed, so that no unknown parameter is suggested. */
 bool pa_kernel_has_config_acs(const char *release);
+/* Whether the kernel names lazy DMA domains "DMA-FQ" (v5.15). Before it a
+ * "DMA" domain may be strict or lazy. False when release is NULL or cannot
+ * be parsed. */
+bool pa_kernel_has_dma_fq(const char *release);
 
 /* 7 flags and a NUL. */
 #define PA_ACS_BITS_LEN 8

@@ -9,6 +9,7 @@
 #include "abi_names.h"
 #include "bdf.h"
 #include "config_space.h"
+#include "remedy.h"
 
 const char *const pa_sysfs_attr_names[PA_NATTRS] = {
 	[PA_ATTR_VENDOR]	= "vendor",
@@ -167,7 +168,8 @@ static int device_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 }
 
 /* The kernel's default: the type most groups have; strictness from the
- * translated ones (DMA-FQ is lazy). */
+ * translated ones (DMA-FQ is lazy; DMA is strict only on a kernel that has
+ * DMA-FQ, or when a lazy domain shows that this one does). */
 static void derive_info(struct pa_report *rep)
 {
 	size_t identity = 0, dma = 0, fq = 0;
@@ -188,9 +190,11 @@ static void derive_info(struct pa_report *rep)
 		return;
 	in->iommu_def_mode = identity > dma + fq ?
 		PCIEAUDIT_IOMMU_MODE_PASSTHROUGH : PCIEAUDIT_IOMMU_MODE_TRANSLATED;
-	if (dma + fq)
-		in->iommu_strict = fq ? PCIEAUDIT_IOMMU_STRICT_LAZY :
-					PCIEAUDIT_IOMMU_STRICT_STRICT;
+	in->iommu_strict = PCIEAUDIT_IOMMU_STRICT_UNKNOWN;
+	if (fq)
+		in->iommu_strict = PCIEAUDIT_IOMMU_STRICT_LAZY;
+	else if (dma && pa_kernel_has_dma_fq(in->kernel_release))
+		in->iommu_strict = PCIEAUDIT_IOMMU_STRICT_STRICT;
 }
 
 static int add_device(struct pa_report *rep, const struct pa_sysfs_dev *s)

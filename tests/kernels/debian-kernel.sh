@@ -78,12 +78,17 @@ uri_of() {
 
 # ---- the private apt root -------------------------------------------------------
 
+# wait_lock FD FILE: one writer at a time: the indexes under one lock,
+# each kernel's directory under its own.
+wait_lock() {
+	eval "exec $1>\"\$2\""
+	if ! flock -n "$1"; then
+		log "waiting for $2"
+		flock "$1"
+	fi
+}
 mkdir -p "$CACHE"
-exec 9>"$CACHE/.lock"
-if ! flock -n 9; then
-	log "waiting for another fetch ($CACHE/.lock)"
-	flock 9
-fi
+wait_lock 8 "$CACHE/.lock-apt"
 
 APT=(-o "Dir=$APT_ROOT" -o "Dir::State=$APT_ROOT" -o "Dir::State::Lists=$APT_ROOT/lists"
 	-o "Dir::State::status=$APT_ROOT/status" -o "Dir::Cache=$APT_ROOT/cache" -o "Dir::Etc=$APT_ROOT/etc"
@@ -111,6 +116,7 @@ if [[ $OFFLINE == 0 && ( ! -f $APT_ROOT/.updated || -n $(find "$APT_ROOT/.update
 	fi
 fi
 [[ -f $APT_ROOT/.updated ]] || die "no cached package indexes (run without --offline)"
+exec 8>&-
 
 # ---- which package ----------------------------------------------------------------
 
@@ -127,6 +133,9 @@ done
 [[ -n $IMAGE ]] || die "no package matching $PATTERN in $SUITE"
 KVER=${IMAGE#linux-image-}
 OUT=$CACHE/$IMAGE-$VERSION
+if [[ ! -f $OUT/.complete ]]; then
+	wait_lock 9 "$CACHE/.lock-$NAME"
+fi
 if [[ -f $OUT/.complete ]]; then
 	log "$NAME cached: $SUITE $IMAGE $VERSION"
 	printf '%s\n' "$OUT"
@@ -193,6 +202,9 @@ debootstrap --variant=minbase --keyring="$KEYRING" "$BASE_SUITE" "$CHROOT" "$(ur
 cp "$KEYRING" "$CHROOT/etc/apt/debian-archive-keyring.gpg"
 echo 'Acquire::Check-Valid-Until "false";' >"$CHROOT/etc/apt/apt.conf.d/90pcieaudit"
 cp -L /etc/resolv.conf "$CHROOT/etc/resolv.conf" 2>/dev/null || true
+# Some suites' headers pull initramfs-tools in: no initrd is wanted here.
+mkdir -p "$CHROOT/etc/initramfs-tools"
+echo update_initramfs=no >"$CHROOT/etc/initramfs-tools/update-initramfs.conf"
 log "$NAME: installing linux-headers-$KVER $VERSION in the chroot"
 unshare --mount --propagation private chroot "$CHROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root LANG=C.UTF-8 /bin/sh -c '

@@ -375,6 +375,43 @@ static void sysfs_mount(void **state)
 	remove_tree();
 }
 
+/* model_strict RELEASE: info.iommu_strict of the tree with plain "DMA"
+ * groups, read as if from a kernel of that release (NULL: unknown). */
+static uint32_t model_strict(const char *release)
+{
+	struct pa_report rep;
+	struct pa_sysfs s;
+	char what[256];
+	uint32_t strict;
+
+	assert_int_equal(pa_sysfs_read(root, &s, what, sizeof(what)), 0);
+	free(s.kernel_release);
+	s.kernel_release = release ? strdup(release) : NULL;
+	assert_int_equal(pa_sysfs_model(&s, &rep), 0);
+	pa_sysfs_clear(&s);
+	strict = rep.info.iommu_strict;
+	pa_report_clear(&rep);
+	return strict;
+}
+
+/* Before v5.15 lazy domains have no type of their own: "DMA" is strict or
+ * lazy, so strictness is unknown there (Debian 11's 5.10 showed it). */
+static void dma_strict_needs_dma_fq(void **state)
+{
+	(void)state;
+	make_tree();
+	text_at("kernel/iommu_groups/3/type", "DMA\n");
+	text_at("kernel/iommu_groups/4/type", "DMA\n");
+	assert_int_equal(model_strict("6.1.0-57-amd64"), PCIEAUDIT_IOMMU_STRICT_STRICT);
+	assert_int_equal(model_strict("5.15.0-1-generic"), PCIEAUDIT_IOMMU_STRICT_STRICT);
+	assert_int_equal(model_strict("5.10.0-46-amd64"), PCIEAUDIT_IOMMU_STRICT_UNKNOWN);
+	assert_int_equal(model_strict(NULL), PCIEAUDIT_IOMMU_STRICT_UNKNOWN);
+	/* A lazy group shows the kernel has the type, whatever its release. */
+	text_at("kernel/iommu_groups/4/type", "DMA-FQ\n");
+	assert_int_equal(model_strict("5.10.0-46-amd64"), PCIEAUDIT_IOMMU_STRICT_LAZY);
+	remove_tree();
+}
+
 static void nothing_there(void **state)
 {
 	struct pa_sysfs s;
@@ -430,6 +467,7 @@ int main(void)
 		cmocka_unit_test(h200_config),
 		cmocka_unit_test(h200_model),
 		cmocka_unit_test(sysfs_mount),
+		cmocka_unit_test(dma_strict_needs_dma_fq),
 		cmocka_unit_test(nothing_there),
 		cmocka_unit_test(unprivileged_read),
 	};

@@ -270,10 +270,14 @@ def read_text(path):
 
 
 def read_kv(path):
+    """KEY=VALUE lines; a kernel config's "# CONFIG_X is not set" reads as n."""
     out = {}
     if os.path.exists(path):
         for line in read_text(path).splitlines():
-            if "=" in line:
+            unset = re.match(r"^# (CONFIG_\w+) is not set$", line)
+            if unset:
+                out[unset.group(1)] = "n"
+            elif "=" in line:
                 k, v = line.split("=", 1)
                 out[k] = v
     return out
@@ -411,6 +415,7 @@ class Checker:
         self.names = None
         self.kernel = None
         self.kconfig = None
+        self.dma_fq = True
         self.default_mode = None
         self.held = set()
         self.p2p_stats = None
@@ -657,7 +662,7 @@ class Checker:
         else:
             # The kernel logs its global default at boot.
             mode = self.default_mode
-            strict = "lazy" if "DMA-FQ" in types else "strict" if "DMA" in types else None
+            strict = expected_strict(types, self.dma_fq)
         if mode is not None or not groups:
             self.eq(where, "info.iommu_default_mode", info.get("iommu_default_mode", "<absent>"), mode)
         self.eq(where, "info.iommu_strict", info.get("iommu_strict", "<absent>"), strict)
@@ -1087,6 +1092,9 @@ class Checker:
                 if not ok:
                     self.err(w, f"IOMMU instances {sorted(map(str, inst))}, {len(snap.groups)} groups")
             elif key == "default_domain":
+                # "lazy": the booted kernel's name for a lazy DMA domain.
+                if val == "lazy":
+                    val = "DMA-FQ" if self.dma_fq else "DMA"
                 got = {g["type"] for g in expected_groups(snap).values()}
                 if got != {val}:
                     self.err(w, f"group types {sorted(map(str, got))}")
@@ -1414,6 +1422,24 @@ def p2p_pair_selftest():
     return ok
 
 
+def kernel_wording_selftest():
+    """Per-version facts come from the kernel: both ACS log wordings, and
+    the lazy domain's name from the build options."""
+    log = "\n".join([
+        "[    1.0] pci 0000:00:02.2: disabled ACS redirect",          # up to 6.10
+        "[    1.1] pci 0000:00:02.3: Configured ACS to 0x0041",       # 6.11+: RR, CR, EC clear
+        "[    1.2] pci 0000:00:02.4: Configured ACS to 0x005d"])      # 6.11+: RR, CR set
+    ok = acs_redirect_disabled(log) == {"0000:00:02.2", "0000:00:02.3"}
+    ok = ok and kernel_has_dma_fq({"CONFIG_IOMMU_DEFAULT_DMA_LAZY": "y"}) \
+        and kernel_has_dma_fq({"CONFIG_IOMMU_DEFAULT_DMA_STRICT": "n"}) \
+        and not kernel_has_dma_fq({"CONFIG_IOMMU_DEFAULT_PASSTHROUGH": "n"})
+    ok = ok and expected_strict({"DMA"}, False) is None and expected_strict({"DMA"}, True) == "strict" \
+        and expected_strict({"DMA", "DMA-FQ"}, False) == "lazy"
+    print("selftest ok: per-kernel wording and domain names" if ok else
+          "selftest FAIL: per-kernel wording or domain names")
+    return ok
+
+
 def p2p_warning_times(text, checker, where):
     """Boot times of the kernel's whitelist warnings in a piece of its log."""
     out = []
@@ -1440,10 +1466,32 @@ def read_klogs(results):
     return out
 
 
+# What the kernel logs when pci=disable_acs_redir= (or config_acs=) set a
+# port's ACS control: "disabled ACS redirect" until v6.10; from v6.11
+# ("PCI: Extend ACS configurability", 47c8846a49ba) the control it wrote.
+K_ACS_DISABLED = re.compile(r"^disabled ACS redirect$")
+K_ACS_CONFIGURED = re.compile(r"^Configured ACS to (0x[0-9a-fA-F]+)$")
+ACS_REDIRECT_BITS = 0x0004 | 0x0008 | 0x0020  # ReqRedir, CmpltRedir, EgressCtrl
+
+
+def acs_redirect_disabled(log):
+    """The functions whose redirect bits the kernel says it cleared at boot,
+    in whichever wording the booted kernel uses."""
+    out = set()
+    for line in log.splitlines():
+        m = re.search(r"(\S+): (disabled ACS redirect|Configured ACS to 0x[0-9a-fA-F]+)\s*$", line)
+        if not m:
+            continue
+        conf = K_ACS_CONFIGURED.match(m.group(2))
+        if conf is None or not int(conf.group(1), 16) & ACS_REDIRECT_BITS:
+            out.add(m.group(1))
+    return out
+
+
 def p2p_kinds(topo, truth, boot_log):
     """What kinds of pairs the run had, from the independent data."""
     kinds = set()
-    disabled = set(re.findall(r"(\S+): disabled ACS redirect", boot_log))
+    disabled = acs_redirect_disabled(boot_log)
     for (p, c), t in truth.items():
         hops = [h for h in (t["hops_p"] + "," + t["hops_c"]).split(",") if h != "-"]
         allowed = t["map"] != "not_supported"
@@ -1497,6 +1545,9 @@ def judge(results, expects, allow_missing=False, quiet=False):
     for tag, snap in snaps.items():
         c.sources(tag, snap)
     c.check_verdicts(results, {k: v for k, v in expects.items() if k.startswith("check.")})
+    kconfig = os.path.join(results, "kernel.config")
+    c.kconfig = read_kv(kconfig) if os.path.exists(kconfig) else None
+    c.dma_fq = kernel_has_dma_fq(c.kconfig)
     c.expectations(snaps["snap1"], {k: v for k, v in expects.items()
                                     if not k.startswith("check.")})
     has_acs_root_port = any(
@@ -1507,8 +1558,6 @@ def judge(results, expects, allow_missing=False, quiet=False):
     c.dmesg(results)
 
     c.kernel = facts.get("kernel")
-    kconfig = os.path.join(results, "kernel.config")
-    c.kconfig = read_kv(kconfig) if os.path.exists(kconfig) else None
     c.default_mode = boot_default_mode(results)
     missing = facts.get("artifacts") == "missing"
     if missing and not allow_missing:
@@ -1572,6 +1621,27 @@ def boot_default_mode(results):
     return {"Passthrough": "passthrough", "Translated": "translated"}.get(m.group(1)) if m else None
 
 
+def kernel_has_dma_fq(kconfig):
+    """Whether the booted kernel has a type of its own for lazy DMA domains
+    ("DMA-FQ", v5.15), from its build options (read_kv): the default-domain
+    choice IOMMU_DEFAULT_DMA_LAZY/_STRICT came with the type. Without it a
+    "DMA" domain may be strict or lazy. No config: assume a current kernel."""
+    if kconfig is None:
+        return True
+    return any(k in kconfig for k in ("CONFIG_IOMMU_DEFAULT_DMA_LAZY",
+                                      "CONFIG_IOMMU_DEFAULT_DMA_STRICT"))
+
+
+def expected_strict(types, dma_fq):
+    """info.iommu_strict from the groups' types: lazy with a DMA-FQ group;
+    strict with a DMA group where the kernel has DMA-FQ; else unknown."""
+    if "DMA-FQ" in types:
+        return "lazy"
+    if "DMA" in types and dma_fq:
+        return "strict"
+    return None
+
+
 def synth_report(snap, kernel, default_mode, kconfig=None):
     """A report as a correct pcieaudit would print it, from independent data."""
     devs = []
@@ -1601,8 +1671,8 @@ def synth_report(snap, kernel, default_mode, kconfig=None):
                              **{f: (kconfig or {}).get(sym) == "y"
                                 for f, sym in BUILD_FEATURES.items() if kconfig is not None}),
             "iommu_default_mode": (default_mode or "translated") if groups else None,
-            "iommu_strict": ("lazy" if "DMA-FQ" in types else "strict" if "DMA" in types
-                             else None) if groups else None}
+            "iommu_strict": expected_strict(types, kernel_has_dma_fq(kconfig))
+            if groups else None}
     return {"schema_version": 1, "info": info, "devices": devs, "groups": groups}
 
 
@@ -2220,7 +2290,7 @@ def make_fixture(results, fixture):
         for line in read_text(os.path.join(results, "dmesg.txt")).splitlines():
             if "] iommu: " in line:
                 f.write(line + "\n")
-    # The kernel's P2PDMA lines and "disabled ACS redirect" of each piece.
+    # The kernel's P2PDMA lines and its ACS configuration of each piece.
     if os.path.isdir(os.path.join(results, "klog")):
         os.makedirs(os.path.join(fixture, "klog"))
         for name in sorted(os.listdir(os.path.join(results, "klog"))):
@@ -2229,8 +2299,8 @@ def make_fixture(results, fixture):
             with open(os.path.join(fixture, "klog", name), "w", encoding="utf-8") as f:
                 for line in read_text(os.path.join(results, "klog", name)).splitlines():
                     m = KMSG_RE.match(line.strip())
-                    if m and (any(r.match(m.group(2)) for r in (K_ACS, K_HINT, K_REFUSE, K_WHITELIST))
-                              or m.group(2) == "disabled ACS redirect"):
+                    if m and any(r.match(m.group(2)) for r in (K_ACS, K_HINT, K_REFUSE, K_WHITELIST,
+                                                               K_ACS_DISABLED, K_ACS_CONFIGURED)):
                         f.write(line + "\n")
     for tag in SNAPSHOTS + ("p2p",):
         if not os.path.isdir(os.path.join(results, tag)):
@@ -2277,6 +2347,7 @@ def main():
             ok = selftest(fx) and ok
         ok = dump_selftest() and ok
         ok = p2p_pair_selftest() and ok
+        ok = kernel_wording_selftest() and ok
         if not args.fixture:
             for name in sorted({n for n, _, _ in _p2p_mutations()} - P2P_APPLIED):
                 ok = False

@@ -126,7 +126,9 @@ enum pcieaudit_iommu_mode {
 
 /**
  * enum pcieaudit_iommu_strict - PCIEAUDIT_A_INFO_IOMMU_STRICT values
- * @PCIEAUDIT_IOMMU_STRICT_UNKNOWN: not determinable (no translated domain).
+ * @PCIEAUDIT_IOMMU_STRICT_UNKNOWN: not determinable: no translated domain, or
+ *	a kernel without a type for lazy domains (before v5.15), where a DMA
+ *	domain may be either.
  * @PCIEAUDIT_IOMMU_STRICT_STRICT: translated default domains are strict.
  * @PCIEAUDIT_IOMMU_STRICT_LAZY: translated default domains use flush queues.
  */

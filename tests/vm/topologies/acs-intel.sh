@@ -4,7 +4,7 @@ TOPO_DESC="Intel VT-d (lazy); root ports with ACS and with disable-acs=on; multi
 # pa_vfio: the guest hands this e1000e (alone in its group) to vfio-pci and
 # takes a snapshot while a VFIO container holds the group.
 TOPO_CMDLINE="intel_iommu=on pa_vfio=0000:02:00.0"
-TOPO_EXPECT=(iommu=intel default_domain=DMA-FQ switch=1 multifunction=1 rc_endpoint=1 acs_off_root_port=1 downgraded=1
+TOPO_EXPECT=(iommu=intel default_domain=lazy switch=1 multifunction=1 rc_endpoint=1 acs_off_root_port=1 downgraded=1
 	check.gpudirect=warn:gpudirect.iommu-translated)
 TOPO_ARGS=(
 	-device intel-iommu

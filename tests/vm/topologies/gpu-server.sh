@@ -2,7 +2,7 @@
 # Sourced by run-topology.sh. The demo machine; also run as a test.
 TOPO_DESC="demo: 4 GPU stand-ins behind a switch, NIC and NVMe on their own root ports, VT-d"
 TOPO_CMDLINE="intel_iommu=on"
-TOPO_EXPECT=(iommu=intel default_domain=DMA-FQ switch=1 acs_off_root_port=1 downgraded=1
+TOPO_EXPECT=(iommu=intel default_domain=lazy switch=1 acs_off_root_port=1 downgraded=1
 	check.gpudirect=fail:gpudirect.p2p-refused check.vfio=fail:vfio.acs-missing check.baseline=pass)
 TOPO_ARGS=(
 	-device intel-iommu

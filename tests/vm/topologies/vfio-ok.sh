@@ -6,7 +6,7 @@
 # fails for that reason.
 TOPO_DESC="VT-d; each GPU, NIC and NVMe alone below an ACS root port: isolated groups; P2P refused across root ports"
 TOPO_CMDLINE="intel_iommu=on"
-TOPO_EXPECT=(iommu=intel default_domain=DMA-FQ
+TOPO_EXPECT=(iommu=intel default_domain=lazy
 	check.vfio=pass check.baseline=pass
 	check.gpudirect=fail:gpudirect.p2p-refused)
 TOPO_ARGS=(
