@@ -15,7 +15,7 @@ DEB_DEPS := build-essential pkg-config libnl-genl-3-dev libnl-3-dev libpci-dev \
 	linux-source-6.1 qemu-system-x86 busybox-static cpio kmod sparse python3 \
 	bc bison flex libelf-dev libssl-dev xz-utils dkms libyaml-dev prometheus \
 	linux-headers-cloud-amd64 linux-headers-rt-amd64 debhelper dh-dkms lintian \
-	python3-yaml clang libclang-rt-14-dev dwarves curl valgrind
+	python3-yaml clang libclang-rt-14-dev dwarves curl valgrind debootstrap zstd
 
 .PHONY: all module cli deps check unit vm-test style sparse demo install \
 	module-install dkms-source dkms-install dkms-test deb-test doc-test clean \
@@ -51,8 +51,17 @@ fuzz-smoke: deps
 fuzz-long: deps
 	$(MAKE) -C tests/fuzz long
 
+# Every topology on its own kernel, and the kernel matrix of tests/vm/matrix
+# (Debian's 5.10, 6.12 and 7.3 besides the installed 6.1).
 vm-test: deps
-	@tests/vm/run-all.sh
+	@tests/vm/run-all.sh --matrix
+
+# Every topology on every kernel that can run it: the installed one and each
+# of tests/kernels/debian-kernels.list (7.2 included), the test kernels too.
+.PHONY: check-kernels
+check-kernels: deps
+	@tests/compat-build.sh
+	@tests/vm/run-all.sh --all-kernels
 
 style:
 	tests/style.sh
@@ -95,7 +104,8 @@ nlfuzz-long: deps
 valgrind: deps
 	$(MAKE) -C tests/unit valgrind
 
-# pcieaudit.ko against Debian's 5.10 and 6.12 headers (fetched, not installed).
+# pcieaudit.ko against each of Debian's kernels of tests/kernels/debian-kernels.list,
+# in a chroot of its suite (fetched with apt, never installed on the host).
 compat-test: deps
 	@tests/compat-build.sh
 

@@ -125,6 +125,14 @@ assert c["securityContext"]["capabilities"]["add"] == ["NET_ADMIN"]
 assert "--format nfd" in " ".join(c["args"])
 EOF
 
+# Packages are fetched from the mirrors of the system's own apt sources
+# (tests/kernels/debian-kernel.sh): no package registry's host is written in
+# the repository. debian/copyright's format URL is a document, not a mirror.
+hosts=$(git -C "$top" grep -nIE \
+	'(deb|ftp|security|archive|snapshot|cdn|httpredir)[.-][a-z0-9.-]*(debian|ubuntu)\.(org|net|com)|ppa\.launchpad|packages\.cloud\.google|pypi\.org|registry\.npmjs' \
+	-- . ':!debian/copyright' || true)
+[ -z "$hosts" ] || fail "a package registry's host is written in the repository: $hosts"
+
 if [ "$errors" -ne 0 ]; then
 	echo "doc: FAILED ($errors)" >&2
 	exit 1

@@ -123,7 +123,7 @@ exec 8>&-
 # versions_in PACKAGE: the package's versions in $SUITE, newest first.
 versions_in() {
 	apt-cache "${APT[@]}" madison "$1" |
-		awk -F' [|] ' -v s=" $SUITE/main " 'index($3, s) { print $2 }' | sort -rV
+		awk -F'|' -v s=" $SUITE/main " 'index($3, s) { gsub(/ /, "", $2); print $2 }' | sort -rV
 }
 IMAGE= VERSION=
 for p in $(apt-cache "${APT[@]}" pkgnames linux-image- | grep -E "^$PATTERN\$" | sort -rV); do

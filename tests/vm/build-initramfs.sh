@@ -76,7 +76,9 @@ PCI_IDS=/usr/share/misc/pci.ids
 # deps_of NAME: absolute paths of NAME's .ko and everything it needs.
 deps_of() {
 	local out
-	out=$(modprobe -d "$MODROOT" -S "$KVER" --show-depends "$1" 2>&1) || die "module $1 not found for $KVER: $out"
+	local root=()
+	[[ $MODROOT == / ]] || root=(-d "$MODROOT")
+	out=$(modprobe "${root[@]}" -S "$KVER" --show-depends "$1" 2>&1) || die "module $1 not found for $KVER: $out"
 	awk '$1 == "insmod" { print $2 }' <<<"$out"
 }
 MOD_FILES=()
