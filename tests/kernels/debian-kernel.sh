@@ -202,13 +202,14 @@ debootstrap --variant=minbase --keyring="$KEYRING" "$BASE_SUITE" "$CHROOT" "$(ur
 cp "$KEYRING" "$CHROOT/etc/apt/debian-archive-keyring.gpg"
 echo 'Acquire::Check-Valid-Until "false";' >"$CHROOT/etc/apt/apt.conf.d/90pcieaudit"
 cp -L /etc/resolv.conf "$CHROOT/etc/resolv.conf" 2>/dev/null || true
-# Some suites' headers pull initramfs-tools in: no initrd is wanted here.
-mkdir -p "$CHROOT/etc/initramfs-tools"
-echo update_initramfs=no >"$CHROOT/etc/initramfs-tools/update-initramfs.conf"
+# Some suites' headers depend on the image, whose initramfs is not wanted
+# here: update-initramfs is diverted to true.
 log "$NAME: installing linux-headers-$KVER $VERSION in the chroot"
 unshare --mount --propagation private chroot "$CHROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root LANG=C.UTF-8 /bin/sh -c '
 	mount -t proc proc /proc &&
+	dpkg-divert --local --rename --add /usr/sbin/update-initramfs >/dev/null &&
+	ln -sf /bin/true /usr/sbin/update-initramfs &&
 	apt-get -q update &&
 	DEBIAN_FRONTEND=noninteractive apt-get -q install -y --no-install-recommends make binutils \
 		"linux-headers-$1=$2" &&

@@ -15,6 +15,7 @@
 #   --all-kernels  also every topology on the installed kernel and on every
 #                  Debian kernel whose build options meet its TOPO_NEEDS
 #                  (make check-kernels)
+# Guests run PCIEAUDIT_VM_JOBS at a time (default: the number of cores).
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -31,7 +32,7 @@ while [[ $# -gt 0 ]]; do
 	--kernel) MODE=one; KERNEL_ARG=$2; shift 2 ;;
 	--matrix) MODE=matrix; shift ;;
 	--all-kernels) MODE=all; shift ;;
-	-h | --help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
@@ -164,21 +165,38 @@ SECS[oracle-selftest]=$((SECONDS - s))
 # run_id TOPOLOGY KERNEL: the results directory's name, as run-topology.sh
 # makes it.
 run_id() { if [[ $2 == - ]]; then printf '%s\n' "$1"; else printf '%s@%s\n' "$1" "$2"; fi; }
+# Each guest is one QEMU thread with one vCPU: run as many at once as there
+# are cores (PCIEAUDIT_VM_JOBS), each logging to out/ID.log, printed whole
+# when it ends so that runs do not interleave.
+JOBS=${PCIEAUDIT_VM_JOBS:-$(nproc)}
+declare -A PID_OF_RUN=()
+finish() {	# finish PID RC: record the run that PID was
+	local id=${PID_OF_RUN[$1]}
+	cat "$OUT_DIR/$id.log"
+	SECS[$id]=$((SECONDS - ${SECS[$id]}))
+	case $2 in
+	0) RESULT[$id]=PASS ;;
+	77) RESULT[$id]=SKIP; FAILED=1 ;;
+	*) RESULT[$id]=FAIL; FAILED=1 ;;
+	esac
+	unset "PID_OF_RUN[$1]"
+}
+reap_one() {
+	local pid rc=0
+	wait -n -p pid || rc=$?
+	finish "$pid" "$rc"
+}
 for r in "${RUNS[@]}"; do
 	n=${r% *} k=${r#* }
 	id=$(run_id "$n" "$k")
 	args=()
 	[[ $k == - ]] || args=(--kernel "$k")
-	s=$SECONDS
-	rc=0
-	"$VM_DIR/run-topology.sh" "${args[@]}" "$n" || rc=$?
-	SECS[$id]=$((SECONDS - s))
-	case $rc in
-	0) RESULT[$id]=PASS ;;
-	77) RESULT[$id]=SKIP; FAILED=1 ;;
-	*) RESULT[$id]=FAIL; FAILED=1 ;;
-	esac
+	while [[ ${#PID_OF_RUN[@]} -ge $JOBS ]]; do reap_one; done
+	SECS[$id]=$SECONDS
+	"$VM_DIR/run-topology.sh" "${args[@]}" "$n" >"$OUT_DIR/$id.log" 2>&1 &
+	PID_OF_RUN[$!]=$id
 done
+while [[ ${#PID_OF_RUN[@]} -gt 0 ]]; do reap_one; done
 
 # One line a run: the kernel that booted, and the oracle's own counts.
 echo
