@@ -38,7 +38,8 @@
  * (after v6.1) passes one; before it, cb->extack is NULL there and an error from
  * .start reaches userspace without its message. There, .start accepts every
  * request and the first .dumpit call, which always has an extack, checks it
- * and fails the dump in NLMSG_DONE instead. The slot of cb->args marks the
+ * (the caller's CAP_SYS_ADMIN first) and fails the dump in NLMSG_DONE
+ * instead, before anything is emitted. The slot of cb->args marks the
  * request as checked.
  */
 #ifdef PCIEAUDIT_HAVE_DUMP_START_EXTACK

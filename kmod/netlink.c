@@ -46,6 +46,32 @@ const struct nla_policy pcieaudit_p2p_policy[PCIEAUDIT_A_P2P_MAX + 1] = {
 	[PCIEAUDIT_A_P2P_PAIR] = { .type = NLA_REJECT },
 };
 
+/* permission */
+
+/**
+ * pcieaudit_nl_perm - whether a request's sender may read what we report
+ * @skb: the request (cb->skb in a dump)
+ * @extack: for the user's error
+ *
+ * sysfs shows configuration space beyond the first 64 bytes only to
+ * CAP_SYS_ADMIN, and ACS, Link Capabilities 2 and Link Control 2 are there.
+ * Every op needs it, on top of the CAP_NET_ADMIN of GENL_ADMIN_PERM, which
+ * genetlink checks before any handler. As for GENL_ADMIN_PERM, both the
+ * socket's opener and the current task need it in the initial user
+ * namespace. Call it first in every doit, and in a dump before any other
+ * check and before anything is emitted.
+ *
+ * Return: 0, or -EPERM with an extack message.
+ */
+int pcieaudit_nl_perm(const struct sk_buff *skb,
+		      struct netlink_ext_ack *extack)
+{
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(extack, "PCI configuration space needs CAP_SYS_ADMIN");
+	return -EPERM;
+}
+
 /* message builders */
 
 /**
@@ -265,7 +291,11 @@ static int info_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct pcieaudit_iommu_summary s;
 	struct sk_buff *msg;
 	void *hdr;
+	int err;
 
+	err = pcieaudit_nl_perm(skb, info->extack);
+	if (err)
+		return err;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -362,6 +392,9 @@ static int dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
+	err = pcieaudit_nl_perm(skb, info->extack);
+	if (err)
+		return err;
 	if (GENL_REQ_ATTR_CHECK(info, PCIEAUDIT_A_DEV_ADDR)) {
 		NL_SET_ERR_MSG(info->extack, "missing the PCI function's address");
 		return -EINVAL;
@@ -389,10 +422,15 @@ static int dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/* A device dump's permission and request; .start or the first .dumpit. */
 static int dev_get_check(struct netlink_callback *cb)
 {
 	struct nlattr **attrs = pcieaudit_dump_attrs(cb);
+	int err;
 
+	err = pcieaudit_nl_perm(cb->skb, cb->extack);
+	if (err)
+		return err;
 	if (attrs && attrs[PCIEAUDIT_A_DEV_ADDR]) {
 		NL_SET_ERR_MSG_ATTR(cb->extack, attrs[PCIEAUDIT_A_DEV_ADDR],
 				    "a dump takes no device; use a do request");
@@ -502,9 +540,17 @@ static int group_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	int next = cb->args[0];
 	bool full = false;
 	unsigned int i, n;
+	int err;
 
 	if (cb->args[2])
 		return 0;
+	/* No .start: the first call checks, before anything is emitted. */
+	if (!cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT]) {
+		err = pcieaudit_nl_perm(cb->skb, cb->extack);
+		if (err)
+			return err;
+		cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT] = 1;
+	}
 
 	pci_lock_rescan_remove();
 	cb->seq = pcieaudit_generation();
@@ -529,6 +575,12 @@ static int group_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 /* genetlink setup */
 
+/*
+ * GENL_ADMIN_PERM: the core refuses callers without CAP_NET_ADMIN. Every
+ * handler then asks pcieaudit_nl_perm() for CAP_SYS_ADMIN too, as sysfs
+ * does for the same registers: each doit first, each dump in
+ * PCIEAUDIT_DUMP_START_EXTACK's .start or else its first .dumpit call.
+ */
 static const struct genl_ops pcieaudit_ops[] = {
 	{
 		.cmd = PCIEAUDIT_CMD_INFO_GET,

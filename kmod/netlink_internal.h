@@ -17,6 +17,8 @@ int pcieaudit_nl_addr_key(const struct nlattr *nest,
 			  struct netlink_ext_ack *extack, u64 *key);
 struct pci_dev *pcieaudit_nl_get_dev(const struct nlattr *nest,
 				     struct netlink_ext_ack *extack);
+int pcieaudit_nl_perm(const struct sk_buff *skb,
+		      struct netlink_ext_ack *extack);
 
 /*
  * Dump cursors live in cb->args, which every supported kernel has; a key

@@ -235,6 +235,9 @@ int pcieaudit_nl_p2p_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
+	err = pcieaudit_nl_perm(skb, info->extack);
+	if (err)
+		return err;
 	if (GENL_REQ_ATTR_CHECK(info, PCIEAUDIT_A_P2P_PROVIDER) ||
 	    GENL_REQ_ATTR_CHECK(info, PCIEAUDIT_A_P2P_CLIENT)) {
 		NL_SET_ERR_MSG(info->extack, "a do request needs a provider and a client");
@@ -552,13 +555,17 @@ static int check_selectors(struct nlattr **attrs, const struct nlmsghdr *nlh,
 	return any_dev ? check_present(nlh, extack) : 0;
 }
 
-/* A pair dump's selectors and flags. */
+/* A pair dump's permission, then its selectors and flags. */
 static int p2p_dump_check(struct netlink_callback *cb)
 {
 	struct nlattr **attrs = pcieaudit_dump_attrs(cb);
 	bool verbose;
 	int err;
 
+	/* First: the selectors' checks tell which functions exist. */
+	err = pcieaudit_nl_perm(cb->skb, cb->extack);
+	if (err)
+		return err;
 	err = get_flags(attrs[PCIEAUDIT_A_P2P_FLAGS], cb->extack, &verbose);
 	if (err)
 		return err;
@@ -566,7 +573,7 @@ static int p2p_dump_check(struct netlink_callback *cb)
 }
 
 /**
- * pcieaudit_nl_p2p_start - validate a pair dump's selectors and flags
+ * pcieaudit_nl_p2p_start - check a pair dump's permission, selectors, flags
  * @cb: dump state
  *
  * Where .start has no extack, the first .dumpit call validates instead.

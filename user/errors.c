@@ -46,7 +46,7 @@ static void print_message(FILE *f, int err, const struct pa_errinfo *ei)
 		break;
 	case EPERM:
 	case EACCES:
-		fprintf(f, "permission denied for the %s: run as root or with CAP_NET_ADMIN",
+		fprintf(f, "permission denied for the %s: run as root, or with CAP_SYS_ADMIN and CAP_NET_ADMIN",
 			op_or(ei, "request"));
 		break;
 	case EPROTONOSUPPORT:

@@ -7,8 +7,8 @@
  *   2  usage error: unknown command or option, malformed BDF
  *   3  runtime error: any other failure, from the kernel or locally
  *   4  kernel module not loaded: generic netlink family "pcieaudit" absent
- *   5  permission denied: the kernel answered EPERM/EACCES (needs root or
- *      CAP_NET_ADMIN)
+ *   5  permission denied: the kernel answered EPERM/EACCES (needs root, or
+ *      CAP_SYS_ADMIN and CAP_NET_ADMIN)
  *   6  ABI mismatch: the module's family version differs from the one this
  *      CLI was built for (PCIEAUDIT_FAMILY_VERSION)
  *   7  no such device: the kernel answered ENODEV for the requested BDF

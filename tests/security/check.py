@@ -392,7 +392,8 @@ def clean_run(root):
     ops = lambda r: "".join(f"op {op} {r if isinstance(r, str) else r[op]}\n" for op in OPS)  # noqa: E731
     write(res, "priv/root.rc", "0\n")
     write(res, "priv/root-ops.txt", "lookup ok\nfamily_id 30\n" + ops(ROOT_OPS))
-    denied = "pcieaudit-cli: permission denied for the device dump: run as root or with CAP_NET_ADMIN\n"
+    denied = ("pcieaudit-cli: permission denied for the device dump: "
+              "run as root, or with CAP_SYS_ADMIN and CAP_NET_ADMIN\n")
     for who in ("nobody", "userns", "nobody-userns"):
         write(res, f"priv/{who}.rc", "5\n")
         write(res, f"priv/{who}.out", denied)

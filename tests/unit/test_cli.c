@@ -321,6 +321,27 @@ static void kernel_eperm(const struct request *req)
 	queue_error(req, -EPERM, NULL);
 }
 
+/*
+ * Root without CAP_SYS_ADMIN: the module refuses every op with a message.
+ * Where a dump's .start has no extack (before v6.2), it refuses in the first
+ * part, so the error comes in NLMSG_DONE.
+ */
+#define NO_SYS_ADMIN "PCI configuration space needs CAP_SYS_ADMIN"
+
+static void kernel_eperm_sys_admin(const struct request *req)
+{
+	queue_error(req, -EPERM, NO_SYS_ADMIN);
+}
+
+static void kernel_eperm_in_done(const struct request *req)
+{
+	if (req->cmd == PCIEAUDIT_CMD_INFO_GET) {
+		kernel_normal(req);
+		return;
+	}
+	queue_done(req, -EPERM, NO_SYS_ADMIN, 0);
+}
+
 static void kernel_dump_fails(const struct request *req)
 {
 	if (req->cmd != PCIEAUDIT_CMD_DEV_GET) {
@@ -1072,7 +1093,8 @@ static void lookup_permission_denied(void **state)
 {
 	(void)state;
 	fake.resolve_ret = -NLE_PERM;
-	expect_failure(run("report"), PA_EXIT_PERMISSION, "CAP_NET_ADMIN");
+	expect_failure(run("report"), PA_EXIT_PERMISSION,
+		       "CAP_SYS_ADMIN and CAP_NET_ADMIN");
 }
 
 static void kernel_permission_denied(void **state)
@@ -1080,7 +1102,19 @@ static void kernel_permission_denied(void **state)
 	(void)state;
 	fake.respond = kernel_eperm;
 	expect_failure(run("report"), PA_EXIT_PERMISSION,
-		       "permission denied for the module info request");
+		       "permission denied for the module info request: run as root, or with CAP_SYS_ADMIN and CAP_NET_ADMIN");
+}
+
+/* CAP_NET_ADMIN without CAP_SYS_ADMIN: exit 5, the kernel's reason shown. */
+static void kernel_needs_sys_admin(void **state)
+{
+	(void)state;
+	fake.respond = kernel_eperm_sys_admin;
+	expect_failure(run("report"), PA_EXIT_PERMISSION,
+		       "permission denied for the module info request: run as root, or with CAP_SYS_ADMIN and CAP_NET_ADMIN (kernel: " NO_SYS_ADMIN ")");
+	fake.respond = kernel_eperm_in_done;
+	expect_failure(run("report"), PA_EXIT_PERMISSION,
+		       "CAP_SYS_ADMIN and CAP_NET_ADMIN (kernel: " NO_SYS_ADMIN ")");
 }
 
 static void abi_mismatch(void **state)
@@ -1945,6 +1979,7 @@ int main(void)
 		TEST(family_lookup_out_of_memory),
 		TEST(lookup_permission_denied),
 		TEST(kernel_permission_denied),
+		TEST(kernel_needs_sys_admin),
 		TEST(abi_mismatch),
 		TEST(report_json),
 		TEST(report_text),

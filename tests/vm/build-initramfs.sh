@@ -99,7 +99,8 @@ if [[ -f $MODULE_KO ]]; then
 fi
 [[ ${#MOD_FILES[@]} -eq 0 ]] || mapfile -t MOD_FILES < <(printf '%s\n' "${MOD_FILES[@]}" | sort -u)
 
-BINS=(/usr/bin/lspci /usr/bin/setpci "${EXTRA_BINS[@]}")
+# capsh (libcap2-bin): the check without CAP_SYS_ADMIN; busybox has none.
+BINS=(/usr/bin/lspci /usr/bin/setpci /usr/sbin/capsh "${EXTRA_BINS[@]}")
 [[ -x $CLI_BIN ]] && BINS+=("$CLI_BIN")
 
 # Shared objects of the dynamic binaries, including the loader.

@@ -15,6 +15,9 @@
  *   dev <bdf> part <n> intr <0|1>
  *   removed <bdf> after-part 1
  *   done parts <n> rc <errno or 0>
+ *
+ * rc is the errno of an NLMSG_ERROR, or the one NLMSG_DONE carries (a dump
+ * its first part refused).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -114,6 +117,8 @@ int main(int argc, char **argv)
 		part++;
 		for (; nlmsg_ok(nlh, n); nlh = nlmsg_next(nlh, &n)) {
 			if (nlh->nlmsg_type == NLMSG_DONE) {
+				if (nlmsg_datalen(nlh) >= (int)sizeof(int))
+					rc = -*(int *)nlmsg_data(nlh);
 				done = true;
 			} else if (nlh->nlmsg_type == NLMSG_ERROR) {
 				rc = -((struct nlmsgerr *)nlmsg_data(nlh))->error;

@@ -294,6 +294,21 @@ if [ $HAVE = 1 ]; then
 	$T su -s /bin/sh -c "$CLI report" nobody >"$R/unprivileged.out" 2>&1
 	errpath unprivileged 5 $?
 	su -s /bin/sh -c id nobody >"$R/unprivileged-id.out" 2>&1
+	# Root without CAP_SYS_ADMIN but with CAP_NET_ADMIN (what
+	# GENL_ADMIN_PERM checks): sysfs needs CAP_SYS_ADMIN for config space
+	# beyond 64 bytes, so the module refuses too. The shell's capabilities
+	# go to no-sys-admin-caps.out.
+	$T capsh --drop=cap_sys_admin --shell=/bin/sh -- -c \
+		"grep ^Cap /proc/self/status >$R/no-sys-admin-caps.out; exec $CLI report" \
+		>"$R/no-sys-admin.out" 2>&1
+	errpath no_sys_admin 5 $?
+	# A device dump the same way, refused before its first function: in
+	# .start, or before 6.2 (no extack there) in its first part. EPERM is 1.
+	$T capsh --drop=cap_sys_admin --shell=/bin/sh -- -c "exec dump-probe" \
+		>"$R/no-sys-admin-dump.txt" 2>&1
+	errpath no_sys_admin_dump 1 \
+		"$(sed -n 's/^done parts [0-9]* rc \([0-9]*\)$/\1/p' "$R/no-sys-admin-dump.txt")"
+	errpath no_sys_admin_dump_devs 0 "$(grep -c '^dev ' "$R/no-sys-admin-dump.txt")"
 fi
 
 # VFIO ownership (pa_vfio=BDF): bind the function to vfio-pci and take one

@@ -734,8 +734,12 @@ class Checker:
                 continue
             name, want, got = parts
             seen.add(name)
+            if not got.lstrip("-").isdigit():
+                self.err("error-paths", f"{name}: no exit status ({got!r})")
+                continue
             self.eq("error-paths", f"{name} exit status", int(got), int(want))
-        for name in ("module_not_loaded", "nonexistent_bdf", "unprivileged"):
+        for name in ("module_not_loaded", "nonexistent_bdf", "unprivileged",
+                     "no_sys_admin", "no_sys_admin_dump", "no_sys_admin_dump_devs"):
             if name not in seen:
                 self.err("error-paths", f"{name} was not run")
 
@@ -1850,11 +1854,25 @@ def _mutations(change_bdf, vfio_group):
 
     def errpath(results):
         with open(os.path.join(results, "errpaths.txt"), "w", encoding="utf-8") as f:
-            f.write("module_not_loaded 4 4\nnonexistent_bdf 7 1\nunprivileged 5 5\n")
+            f.write("module_not_loaded 4 4\nnonexistent_bdf 7 1\nunprivileged 5 5\n"
+                    "no_sys_admin 5 5\nno_sys_admin_dump 1 1\nno_sys_admin_dump_devs 0 0\n")
 
     def errpath_unpriv(results):
         with open(os.path.join(results, "errpaths.txt"), "w", encoding="utf-8") as f:
-            f.write("module_not_loaded 4 4\nnonexistent_bdf 7 7\nunprivileged 5 0\n")
+            f.write("module_not_loaded 4 4\nnonexistent_bdf 7 7\nunprivileged 5 0\n"
+                    "no_sys_admin 5 5\nno_sys_admin_dump 1 1\nno_sys_admin_dump_devs 0 0\n")
+
+    def errpath_no_sys_admin(results):
+        """CAP_NET_ADMIN alone is not enough: root without CAP_SYS_ADMIN."""
+        with open(os.path.join(results, "errpaths.txt"), "w", encoding="utf-8") as f:
+            f.write("module_not_loaded 4 4\nnonexistent_bdf 7 7\nunprivileged 5 5\n"
+                    "no_sys_admin 5 0\nno_sys_admin_dump 1 1\nno_sys_admin_dump_devs 0 0\n")
+
+    def errpath_dump_no_sys_admin(results):
+        """A dump without CAP_SYS_ADMIN answered its functions."""
+        with open(os.path.join(results, "errpaths.txt"), "w", encoding="utf-8") as f:
+            f.write("module_not_loaded 4 4\nnonexistent_bdf 7 7\nunprivileged 5 5\n"
+                    "no_sys_admin 5 5\nno_sys_admin_dump 1 0\nno_sys_admin_dump_devs 0 14\n")
 
     def dmesg_warn(results):
         with open(os.path.join(results, "dmesg.txt"), "a", encoding="utf-8") as f:
@@ -1892,7 +1910,8 @@ def _mutations(change_bdf, vfio_group):
     out.append(("stale_ctrl_after_setpci", "snap2", stale_ctrl))
     out.append(("vfio_domain_not_unmanaged", "vfio", vfio_domain))
     out.append(("vfio_wrong_default", "vfio", vfio_default))
-    out += [(f.__name__, None, f) for f in (errpath, errpath_unpriv, dmesg_warn,
+    out += [(f.__name__, None, f) for f in (errpath, errpath_unpriv, errpath_no_sys_admin,
+                                               errpath_dump_no_sys_admin, dmesg_warn,
                                                dmesg_bug, insmod_failed,
                                                kconfig_flip_iommu_api, kconfig_iov_built)]
     return out
@@ -1909,7 +1928,8 @@ def selftest(fixture):
         with open(os.path.join(good, "facts.txt"), "a", encoding="utf-8") as f:
             f.write("artifacts=present\ninsmod_rc=0\ntext_report_rc=0\n")
         with open(os.path.join(good, "errpaths.txt"), "w", encoding="utf-8") as f:
-            f.write("module_not_loaded 4 4\nnonexistent_bdf 7 7\nunprivileged 5 5\n")
+            f.write("module_not_loaded 4 4\nnonexistent_bdf 7 7\nunprivileged 5 5\n"
+                    "no_sys_admin 5 5\nno_sys_admin_dump 1 1\nno_sys_admin_dump_devs 0 0\n")
         # An undisturbed one-part dump of every function in the fixture.
         shutil.copy(os.path.join(good, "snap1", "sysfs.tsv"),
                     os.path.join(good, "dump-before.sysfs"))

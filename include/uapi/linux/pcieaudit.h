@@ -7,9 +7,10 @@
  * appended; nothing is renumbered. A consumer must ignore attributes it does
  * not know.
  *
- * All commands require CAP_NET_ADMIN in the initial user namespace and are
- * visible only from the initial network namespace: they expose extended
- * configuration space, which sysfs also restricts to privileged readers.
+ * All commands require CAP_NET_ADMIN and CAP_SYS_ADMIN in the initial user
+ * namespace (EPERM otherwise) and are visible only from the initial network
+ * namespace: they expose extended configuration space, which sysfs also
+ * restricts to CAP_SYS_ADMIN.
  *
  * PCIEAUDIT_CMD_INFO_GET (do)
  *   request:  no attributes
