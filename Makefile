@@ -61,7 +61,7 @@ vm-test: deps
 # of tests/kernels/debian-kernels.list (7.2 included), the test kernels too.
 .PHONY: check-kernels
 check-kernels: deps
-	@tests/compat-build.sh
+	@tests/compat-build.sh $$(tests/kernels/debian-kernel.sh --list)
 	@tests/vm/run-all.sh --all-kernels
 
 style:
@@ -108,7 +108,10 @@ valgrind: deps
 # pcieaudit.ko against each of Debian's kernels of tests/kernels/debian-kernels.list,
 # in a chroot of its suite (fetched with apt, never installed on the host).
 compat-test: deps
-	@tests/compat-build.sh
+	@tests/compat-build.sh $(COMPAT_KERNELS)
+
+# The kernels compat-test builds for: those of the VM matrix (check-kernels: all).
+COMPAT_KERNELS ?= 5.10 6.12 7.3
 
 dkms-test: deps
 	@tests/dkms.sh
