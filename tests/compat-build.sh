@@ -22,6 +22,7 @@ else
 	mapfile -t NAMES < <("$REPO_ROOT/tests/kernels/debian-kernel.sh" --list)
 fi
 
+mkdir -p "$OUT_DIR"
 fail=0
 for name in "${NAMES[@]}"; do
 	is_debian_kernel "$name" || die "$name is not one of Debian's kernels"
