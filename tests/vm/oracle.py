@@ -1852,27 +1852,27 @@ def _mutations(change_bdf, vfio_group):
         d["iommu"]["default_domain"] = "identity"
         d["iommu"]["default_domain_source"] = "derived"
 
-    def errpath(results):
+    def _errpaths(results, **got):
+        """errpaths.txt of a correct run (expected, got), with some results
+        replaced by what a wrong one got."""
+        want = {"module_not_loaded": 4, "nonexistent_bdf": 7, "unprivileged": 5,
+                "no_sys_admin": 5, "no_sys_admin_dump": 1, "no_sys_admin_dump_devs": 0}
         with open(os.path.join(results, "errpaths.txt"), "w", encoding="utf-8") as f:
-            f.write("module_not_loaded 4 4\nnonexistent_bdf 7 1\nunprivileged 5 5\n"
-                    "no_sys_admin 5 5\nno_sys_admin_dump 1 1\nno_sys_admin_dump_devs 0 0\n")
+            f.write("".join(f"{k} {v} {got.get(k, v)}\n" for k, v in want.items()))
+
+    def errpath(results):
+        _errpaths(results, nonexistent_bdf=1)
 
     def errpath_unpriv(results):
-        with open(os.path.join(results, "errpaths.txt"), "w", encoding="utf-8") as f:
-            f.write("module_not_loaded 4 4\nnonexistent_bdf 7 7\nunprivileged 5 0\n"
-                    "no_sys_admin 5 5\nno_sys_admin_dump 1 1\nno_sys_admin_dump_devs 0 0\n")
+        _errpaths(results, unprivileged=0)
 
     def errpath_no_sys_admin(results):
         """CAP_NET_ADMIN alone is not enough: root without CAP_SYS_ADMIN."""
-        with open(os.path.join(results, "errpaths.txt"), "w", encoding="utf-8") as f:
-            f.write("module_not_loaded 4 4\nnonexistent_bdf 7 7\nunprivileged 5 5\n"
-                    "no_sys_admin 5 0\nno_sys_admin_dump 1 1\nno_sys_admin_dump_devs 0 0\n")
+        _errpaths(results, no_sys_admin=0)
 
     def errpath_dump_no_sys_admin(results):
         """A dump without CAP_SYS_ADMIN answered its functions."""
-        with open(os.path.join(results, "errpaths.txt"), "w", encoding="utf-8") as f:
-            f.write("module_not_loaded 4 4\nnonexistent_bdf 7 7\nunprivileged 5 5\n"
-                    "no_sys_admin 5 5\nno_sys_admin_dump 1 0\nno_sys_admin_dump_devs 0 14\n")
+        _errpaths(results, no_sys_admin_dump=0, no_sys_admin_dump_devs=14)
 
     def dmesg_warn(results):
         with open(os.path.join(results, "dmesg.txt"), "a", encoding="utf-8") as f:
