@@ -122,7 +122,12 @@ deb-test: deps
 doc-test: deps
 	@tests/doc.sh
 
-check: deps unit valgrind security-test fuzz-smoke style doc-test compat-test dkms-test deb-test vm-test stress-short nlfuzz
+# The test kernels build in the background from the start, at low priority.
+.PHONY: prebuild
+prebuild: deps
+	@tests/kernels/prebuild.sh minimal debug
+
+check: deps prebuild unit valgrind security-test fuzz-smoke style doc-test compat-test dkms-test deb-test vm-test stress-short nlfuzz
 	@echo "make check: all tests passed"
 
 demo: deps
