@@ -429,7 +429,7 @@ static void acs_request(struct pa_check *c, const struct pa_acs_request *r,
 	for (size_t i = 0; i < r->n && !c->err; i++) {
 		const struct pa_acs_entry *e = &r->entries[i];
 		const struct pa_device *d;
-		size_t matched = 0;
+		size_t matched = 0, no_acs = 0;
 
 		switch (e->kind) {
 		case PA_ACS_SPEC_BAD:
@@ -455,14 +455,24 @@ static void acs_request(struct pa_check *c, const struct pa_acs_request *r,
 				acs_absent_device(c, r, e);
 			break;
 		case PA_ACS_SPEC_IDS:
+			/* Ids may match every function: count those without
+			 * ACS rather than list them. */
 			for (size_t k = 0; k < rep->ndevices; k++) {
 				if (!pa_acs_entry_matches(e, &rep->devices[k]))
 					continue;
 				matched++;
-				acs_device(c, r, i, bad_at, &rep->devices[k], t);
+				if (rep->devices[k].has_acs)
+					acs_device(c, r, i, bad_at, &rep->devices[k], t);
+				else
+					no_acs++;
 			}
 			if (!matched)
 				acs_absent_device(c, r, e);
+			if (no_acs) {
+				pa_sb_printf(&t->unchecked, t->unchecked.len ? "; " : "");
+				pa_sb_printf(&t->unchecked, "%zu function%s matching %s without ACS capability",
+					     no_acs, no_acs == 1 ? "" : "s", e->text);
+			}
 			break;
 		}
 	}
