@@ -187,7 +187,7 @@ static void check_redirect(struct gd *g, const struct pa_p2p_pair *p,
 			   const char *param)
 {
 	struct pa_sb sb = { 0 };
-	char common[PA_BDF_LEN] = "?";
+	char common[PA_BDF_LEN] = "?", kernel[600];
 
 	if (p->has_common)
 		pa_bdf_format(&p->common, common);
@@ -195,9 +195,13 @@ static void check_redirect(struct gd *g, const struct pa_p2p_pair *p,
 	pair_names(&sb, g, p);
 	pa_sb_printf(&sb, " at ");
 	pa_sb_bdfs(&sb, p->redirect.addrs, p->redirect.n);
-	pa_sb_printf(&sb, ": below their common bridge %s, the traffic goes up to the root complex%s. The parameter lists every redirecting port found (a second pci=disable_acs_redir= replaces the first); their IOMMU groups merge",
+	pa_sb_printf(&sb, ": below their common bridge %s, the traffic goes up to the root complex%s. The parameter lists every redirecting port found (a second pci=disable_acs_redir= replaces the first); their IOMMU groups merge. %s. %s",
 		     common, p->map == PCIEAUDIT_P2P_MAP_NOT_SUPPORTED ?
-		     ", which then refuses it" : "");
+		     ", which then refuses it" : "",
+		     pa_acs_param_range(PA_ACS_PARAM_DISABLE_ACS_REDIR),
+		     pa_acs_param_on_kernel(g->rep->info.kernel_release,
+					    PA_ACS_PARAM_DISABLE_ACS_REDIR,
+					    g->redirect.n, kernel, sizeof(kernel)));
 	add_pair_finding(g, PA_GD_ACS_REDIRECT, 0, p, &p->redirect,
 			 (struct pa_remedy){ PA_REMEDY_CMDLINE_ADD, param }, &sb);
 }

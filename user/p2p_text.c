@@ -290,15 +290,51 @@ static void print_bandwidth(FILE *f, const struct pa_report *rep,
 
 /* ---- The remedy ---------------------------------------------------------- */
 
+/* Word-wraps text at column 78, each line starting at INDENT. */
+static void print_paragraph(FILE *f, const char *text)
+{
+	size_t col = 0;
+
+	while (*text) {
+		size_t word = strcspn(text, " ");
+
+		if (col && col + 1 + word > 78 - strlen(INDENT)) {
+			fputc('\n', f);
+			col = 0;
+		}
+		fprintf(f, "%s%.*s", col ? " " : INDENT, (int)word, text);
+		col += word + (col ? 1 : 0);
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', f);
+}
+
+/* Where pci=disable_acs_redir= works, and whether on this kernel. */
+static void print_acs_kernel(FILE *f, const struct pa_report *rep, size_t n)
+{
+	char kernel[600], text[1200];
+
+	snprintf(text, sizeof(text), "(%s. %s.)",
+		 pa_acs_param_range(PA_ACS_PARAM_DISABLE_ACS_REDIR),
+		 pa_acs_param_on_kernel(rep->info.kernel_release,
+					PA_ACS_PARAM_DISABLE_ACS_REDIR, n,
+					kernel, sizeof(kernel)));
+	print_paragraph(f, text);
+}
+
+/* pci=config_acs= only where it works as written: 6.11 to the stable
+ * releases with the fix misparse it. */
 static void print_config_acs(FILE *f, const struct pa_report *rep,
 			     const char *param)
 {
 	char bits[PA_ACS_BITS_LEN];
 
-	if (!pa_kernel_has_config_acs(rep->info.kernel_release))
+	if (pa_acs_param_state(rep->info.kernel_release,
+			       PA_ACS_PARAM_CONFIG_ACS) != PA_ACS_PARAM_WORKS)
 		return;
 	pa_config_acs_bits(PA_ACS_REDIRECT_BITS, bits);
-	fprintf(f, INDENT "or, on this kernel (6.11 or newer), with\n"
+	fprintf(f, INDENT "or, since this kernel has pci=config_acs= and the fix, with\n"
 		INDENT "  %s\n"
 		INDENT "(%s: flags DirectTrans EgressCtrl UpstreamFwd CmpltRedir ReqRedir\n"
 		INDENT "TransBlk SrcValid, bit 6 to bit 0; 0 forces off, x leaves as is)\n",
@@ -331,6 +367,7 @@ static int print_acs_remedy(FILE *f, const struct pa_report *rep,
 	fprintf(f, " sends this traffic up\n"
 		INDENT "to the root complex. To let it pass below the common bridge, boot with\n"
 		INDENT "  %s\n", redir);
+	print_acs_kernel(f, rep, p->redirect.n);
 	print_config_acs(f, rep, config);
 	fprintf(f, INDENT "Keep the value inside the quotes of GRUB_CMDLINE_LINUX: ';' ends a\n"
 		INDENT "shell command. This weakens isolation between these devices: their\n"

@@ -20,14 +20,107 @@ static const char *parse_number(const char *s, unsigned int *value)
 	return s > start ? s : NULL;
 }
 
-int pa_kernel_version(const char *release, unsigned int *major,
-		      unsigned int *minor)
+/* "major.minor[.sublevel]..."; *sublevel 0 when not given. */
+static int kernel_version3(const char *release, unsigned int *major,
+			   unsigned int *minor, unsigned int *sublevel)
 {
 	const char *s = release ? parse_number(release, major) : NULL;
 
-	if (!s || *s != '.' || !parse_number(s + 1, minor))
+	*sublevel = 0;
+	if (!s || *s != '.' || !(s = parse_number(s + 1, minor)))
 		return -EINVAL;
+	if (*s == '.' && !parse_number(s + 1, sublevel))
+		*sublevel = 0;
 	return 0;
+}
+
+int pa_kernel_version(const char *release, unsigned int *major,
+		      unsigned int *minor)
+{
+	unsigned int sublevel;
+
+	return kernel_version3(release, major, minor, &sublevel);
+}
+
+/* The first stable release of 6.12, 6.13 and 6.14 with 9cf8a952d57b. */
+static const struct {
+	unsigned int minor, sublevel;
+} acs_fixed[] = { { 12, 23 }, { 13, 11 }, { 14, 2 } };
+
+enum pa_acs_param_state pa_acs_param_state(const char *release,
+					   enum pa_acs_param param)
+{
+	unsigned int major, minor, sub;
+	unsigned long v;
+
+	if (kernel_version3(release, &major, &minor, &sub))
+		return PA_ACS_PARAM_UNKNOWN;
+	v = (unsigned long)major << 16 | minor;
+	if (v < (6ul << 16 | 11))
+		return param == PA_ACS_PARAM_DISABLE_ACS_REDIR &&
+		       v >= (4ul << 16 | 19) ? PA_ACS_PARAM_WORKS :
+		       PA_ACS_PARAM_ABSENT;
+	if (v == (6ul << 16 | 11))
+		return PA_ACS_PARAM_BROKEN;
+	for (size_t i = 0; i < sizeof(acs_fixed) / sizeof(acs_fixed[0]); i++) {
+		if (v != (6ul << 16 | acs_fixed[i].minor))
+			continue;
+		if (!sub)
+			return PA_ACS_PARAM_UNKNOWN;
+		return sub >= acs_fixed[i].sublevel ? PA_ACS_PARAM_WORKS :
+		       PA_ACS_PARAM_BROKEN;
+	}
+	return PA_ACS_PARAM_WORKS;
+}
+
+const char *pa_acs_param_name(enum pa_acs_param param)
+{
+	return param == PA_ACS_PARAM_CONFIG_ACS ? "pci=config_acs=" :
+	       "pci=disable_acs_redir=";
+}
+
+#define FIXED_IN "commit " PA_ACS_FIX_COMMIT " (Linux 6.15 and later; stable 6.12.23, 6.13.11, 6.14.2 and later)"
+
+const char *pa_acs_param_range(enum pa_acs_param param)
+{
+	if (param == PA_ACS_PARAM_CONFIG_ACS)
+		return "pci=config_acs= exists from Linux 6.11 and works as written on kernels with " FIXED_IN;
+	return "pci=disable_acs_redir= works as written on Linux 4.19 to 6.10 and on kernels with " FIXED_IN;
+}
+
+const char *pa_acs_param_on_kernel(const char *release, enum pa_acs_param param,
+				   size_t ndevices, char *buf, size_t len)
+{
+	bool config = param == PA_ACS_PARAM_CONFIG_ACS;
+	const char *what = config && ndevices > 1 ?
+		"a pci=config_acs= naming several devices fails to parse after the first (\"PCI: Can't parse ACS command line parameter\"), and the bits it clears are copied from the firmware's setting" :
+		"the bits it clears are copied from the firmware's setting instead, so they stay set wherever the firmware set them";
+	const char *instead = config && ndevices > 1 ?
+		"boot a kernel with the fix, or name one device only (a second pci=config_acs= replaces the first)" :
+		"boot a kernel with the fix, or turn ACS redirection off in the firmware setup, whose setting it then copies";
+
+	switch (pa_acs_param_state(release, param)) {
+	case PA_ACS_PARAM_WORKS:
+		snprintf(buf, len, "This kernel (%s) is one of them", release);
+		break;
+	case PA_ACS_PARAM_ABSENT:
+		snprintf(buf, len, "This kernel (%s) does not have it (it came with Linux %s): boot a newer one",
+			 release, config ? "6.11" : "4.19");
+		break;
+	case PA_ACS_PARAM_BROKEN:
+		snprintf(buf, len, "This kernel (%s) lacks the fix: %s; %s",
+			 release, what, instead);
+		break;
+	default:
+		if (release)
+			snprintf(buf, len, "Whether this kernel (%s) has the fix cannot be told from its release; without it, %s: check the kernel's changelog for \"PCI/ACS: Fix 'pci=config_acs=' parameter\", else %s",
+				 release, what, instead);
+		else
+			snprintf(buf, len, "The running kernel's release is unknown; without the fix, %s: %s",
+				 what, instead);
+		break;
+	}
+	return buf;
 }
 
 bool pa_kernel_has_config_acs(const char *release)

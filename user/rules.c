@@ -81,6 +81,9 @@ const struct pa_rule pa_rules[PA_NRULES] = {
 	[PA_BL_IOMMU_PARAM_VENDOR] = { "baseline.iommu-param-vendor", BL, PA_SEV_WARN,
 		"an IOMMU parameter for the other CPU vendor is on the kernel command line",
 		"intel_iommu= does nothing on AMD hosts and amd_iommu= nothing on Intel hosts: the intended setting is not in effect" },
+	[PA_BL_ACS_PARAM_EFFECT] = { "baseline.acs-param-effect", BL, PA_SEV_FAIL,
+		"pci=disable_acs_redir= or pci=config_acs= did not set a device's ACS control as asked",
+		"6.11 to 6.14 kernels without commit 9cf8a952d57b copy the bits these parameters clear from the firmware and misparse a config_acs naming several devices; config_acs does not exist before 6.11; a malformed entry stops the kernel's parsing; setpci can rewrite ACS after boot" },
 };
 
 static const char *const profiles[PA_NPROFILES] = {

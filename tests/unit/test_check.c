@@ -14,11 +14,13 @@
 #include <linux/pci_regs.h>
 #include <linux/pcieaudit.h>
 
+#include "acs_param.h"
 #include "bdf.h"
 #include "check.h"
 #include "check_out.h"
 #include "exitcodes.h"
 #include "fileio.h"
+#include "remedy.h"
 #include "snapshot.h"
 #include "sysfs_model.h"
 #include "sysread.h"
@@ -254,6 +256,369 @@ static void baseline_pass(void **state)
 	check_fixture("baseline-pass.json", BASE, NULL, 0, PA_EXIT_OK);
 }
 
+
+/* ---- baseline.acs-param-effect ------------------------------------------ */
+
+#define ACS_FIXED_KERNEL "boot a kernel with commit 9cf8a952d57b (\"PCI/ACS: Fix 'pci=config_acs=' parameter\"): Linux 6.15 or later, or the stable releases 6.12.23, 6.13.11, 6.14.2 and later"
+#define REWRITTEN "reboot, after removing what rewrote ACS (a setpci call in a boot script or tuning tool)"
+
+static void replace(char **field, const char *value)
+{
+	free(*field);
+	*field = value ? strdup(value) : NULL;
+	if (value)
+		assert_non_null(*field);
+}
+
+/* Baseline over a fixture, its kernel release and command line replaced
+ * where given; the caller clears both. */
+static void acs_run(const char *file, const char *release,
+		    const char *cmdline, struct pa_report *rep,
+		    struct pa_check *c)
+{
+	static struct pa_policy pol;
+
+	load(file, rep);
+	if (release)
+		replace(&rep->info.kernel_release, release);
+	if (cmdline)
+		replace(&rep->host.cmdline, strcmp(cmdline, "-") ? cmdline : NULL);
+	pa_policy_default(&pol);
+	only(&pol, BASE);
+	assert_int_equal(pa_check_run(rep, &pol, c), 0);
+}
+
+/* The only finding of the rule, or the n-th. */
+static const struct pa_finding *acs_finding(const struct pa_check *c, size_t n)
+{
+	for (size_t i = 0; i < c->nfindings; i++)
+		if (c->findings[i].rule == PA_BL_ACS_PARAM_EFFECT && !n--)
+			return &c->findings[i];
+	dump(c);
+	fail_msg("no such acs-param-effect finding");
+	return NULL;
+}
+
+static void assert_has(const char *text, const char *part)
+{
+	if (!strstr(text, part))
+		fail_msg("\"%s\" lacks \"%s\"", text, part);
+}
+
+static void acs_done(struct pa_check *c, struct pa_report *rep)
+{
+	pa_check_clear(c);
+	pa_report_clear(rep);
+}
+
+/* pci=disable_acs_redir= on a 6.12 kernel with the fix: both switch ports
+ * have ReqRedir and CmpltRedir off. */
+static void acs_param_pass(void **state)
+{
+	static const struct want w[] = {
+		{ PA_BL_LINK_DOWNGRADED, PA_SEV_WARN, "04:00.0", NULL },
+	};
+	struct pa_report rep;
+	struct pa_check c;
+
+	(void)state;
+	check_fixture("acs-param-pass.json", BASE, w, N(w), PA_EXIT_WARNINGS);
+	acs_run("acs-param-pass.json", NULL, NULL, &rep, &c);
+	assert_int_equal(c.state[PA_BL_ACS_PARAM_EFFECT], PA_RULE_RAN);
+	assert_string_equal(c.note[PA_BL_ACS_PARAM_EFFECT], "2 of 2 devices as asked");
+	acs_done(&c, &rep);
+}
+
+/* config_acs naming two ports on 6.12.12: the second was never parsed. */
+static void acs_param_6_12_fail(void **state)
+{
+	static const struct want w[] = {
+		{ PA_BL_LINK_DOWNGRADED, PA_SEV_WARN, "04:00.0", NULL },
+		{ PA_BL_ACS_PARAM_EFFECT, PA_SEV_FAIL, "02:01.0", ACS_FIXED_KERNEL },
+	};
+	const struct pa_finding *f;
+	struct pa_report rep;
+	struct pa_check c;
+
+	(void)state;
+	check_fixture("acs-param-6.12-fail.json", BASE, w, N(w), PA_EXIT_FINDING);
+	acs_run("acs-param-6.12-fail.json", NULL, NULL, &rep, &c);
+	f = acs_finding(&c, 0);
+	assert_int_equal(f->remedy_kind, PA_REMEDY_KERNEL);
+	assert_string_equal(f->message,
+		"pci=config_acs=x0x00xx@0000:02:00.0;x0x00xx@0000:02:01.0 did not take effect on switch downstream port 0000:02:01.0: "
+		"ReqRedir and CmpltRedir still on, which it asks off (entry 2, x0x00xx@0000:02:01.0). "
+		"Likely cause: this kernel (6.12.12+bpo-amd64) lacks commit 9cf8a952d57b: a pci=config_acs= naming several devices "
+		"fails to parse after the first (\"PCI: Can't parse ACS command line parameter\"), so this device was not configured; "
+		"name one device only, or boot a kernel with the fix");
+	acs_done(&c, &rep);
+
+	/* A distribution's 6.12.0: the fix may be backported or not. */
+	acs_run("acs-param-6.12-fail.json", "6.12.0-55.el10.x86_64", NULL, &rep, &c);
+	f = acs_finding(&c, 0);
+	assert_string_equal(f->remedy, ACS_FIXED_KERNEL);
+	assert_has(f->message, "Likely cause, unless this kernel (6.12.0-55.el10.x86_64) carries commit 9cf8a952d57b (its release does not tell)");
+	acs_done(&c, &rep);
+
+	/* 6.12.23 has the fix: the port was rewritten after boot. */
+	acs_run("acs-param-6.12-fail.json", "6.12.23", NULL, &rep, &c);
+	f = acs_finding(&c, 0);
+	assert_string_equal(f->remedy, REWRITTEN);
+	assert_has(f->message, "This kernel (6.12.23) applies the parameter as written");
+	acs_done(&c, &rep);
+
+	/* One device on a kernel without the fix: the bits come from the
+	 * firmware; if they are still on, that is why. */
+	acs_run("acs-param-6.12-fail.json", NULL, "pci=disable_acs_redir=0000:02:01.0",
+		&rep, &c);
+	f = acs_finding(&c, 0);
+	assert_string_equal(f->remedy, ACS_FIXED_KERNEL);
+	assert_has(f->message, "lacks commit 9cf8a952d57b: the bits the parameter clears are copied from the firmware's setting instead");
+	acs_done(&c, &rep);
+}
+
+/* config_acs on 6.1, which has no such parameter. */
+static void acs_param_old_kernel(void **state)
+{
+	static const struct want w[] = {
+		{ PA_BL_LINK_DOWNGRADED, PA_SEV_WARN, "04:00.0", NULL },
+		{ PA_BL_ACS_PARAM_EFFECT, PA_SEV_FAIL, "02:00.0 02:01.0",
+		  "pci=disable_acs_redir=0000:02:00.0;0000:02:01.0" },
+	};
+	const struct pa_finding *f;
+	struct pa_report rep;
+	struct pa_check c;
+
+	(void)state;
+	check_fixture("acs-param-old-kernel.json", BASE, w, N(w), PA_EXIT_FINDING);
+	acs_run("acs-param-old-kernel.json", NULL, NULL, &rep, &c);
+	f = acs_finding(&c, 0);
+	assert_int_equal(f->remedy_kind, PA_REMEDY_CMDLINE_ADD);
+	assert_has(f->message, "this kernel (6.1.0-27-amd64) has no pci=config_acs= (it came with Linux 6.11)");
+	acs_done(&c, &rep);
+
+	/* Flags other than redirect bits: no disable_acs_redir equivalent. */
+	acs_run("acs-param-old-kernel.json", NULL, "pci=config_acs=1x1x1x1@0000:02:00.0",
+		&rep, &c);
+	f = acs_finding(&c, 0);
+	assert_int_equal(f->remedy_kind, PA_REMEDY_KERNEL);
+	acs_done(&c, &rep);
+
+	/* disable_acs_redir before 4.19. */
+	acs_run("acs-param-old-kernel.json", "4.14.0-3-amd64",
+		"pci=disable_acs_redir=0000:02:00.0", &rep, &c);
+	f = acs_finding(&c, 0);
+	assert_has(f->message, "this kernel (4.14.0-3-amd64) has no pci=disable_acs_redir= (it came with Linux 4.19)");
+	acs_done(&c, &rep);
+}
+
+/* A device the report lacks, a malformed device, malformed flags. */
+static void acs_param_malformed(void **state)
+{
+	static const struct want w[] = {
+		{ PA_BL_LINK_DOWNGRADED, PA_SEV_WARN, "04:00.0", NULL },
+		{ PA_BL_ACS_PARAM_EFFECT, PA_SEV_WARN, "", "(none)" },
+		{ PA_BL_ACS_PARAM_EFFECT, PA_SEV_FAIL, "", "(none)" },
+		{ PA_BL_ACS_PARAM_EFFECT, PA_SEV_FAIL, "", "(none)" },
+	};
+	struct pa_report rep;
+	struct pa_check c;
+
+	(void)state;
+	check_fixture("acs-param-malformed.json", BASE, w, N(w), PA_EXIT_FINDING);
+	acs_run("acs-param-malformed.json", NULL, NULL, &rep, &c);
+	assert_string_equal(acs_finding(&c, 0)->message,
+		"pci=disable_acs_redir=0000:02:00.0;0000:09:00.0;02:01 names 0000:09:00.0, which this report does not have: "
+		"a mistyped address, or a device absent at boot. Nothing is checked for it");
+	assert_has(acs_finding(&c, 1)->message,
+		   "pci=disable_acs_redir=0000:02:00.0;0000:09:00.0;02:01: entry 3 (\"02:01\") is malformed: not a PCI address. "
+		   "The kernel stops reading the parameter there");
+	assert_has(acs_finding(&c, 2)->message,
+		   "pci=config_acs=x0x00yx@0000:02:01.0: entry 1 (\"x0x00yx@0000:02:01.0\") is malformed: a flag is not 0, 1 or x.");
+	acs_done(&c, &rep);
+
+	/* After a malformed entry, the kernel configured nothing. */
+	acs_run("acs-param-malformed.json", NULL,
+		"pci=disable_acs_redir=0000:02:00.0;02-01;0000:02:01.0", &rep, &c);
+	assert_has(acs_finding(&c, 1)->message,
+		   "The kernel stopped reading the parameter at its malformed entry 2, before this one");
+	assert_int_equal(acs_finding(&c, 1)->devices.n, 1);
+	acs_done(&c, &rep);
+}
+
+/* SKIP, never PASS, when there is nothing to check. */
+static void acs_param_skips(void **state)
+{
+	static const struct {
+		const char *cmdline, *note;
+	} cases[] = {
+		{ "ro quiet", "no pci=disable_acs_redir= or pci=config_acs= on the kernel command line" },
+		{ "-", "the kernel command line is unknown" },
+		{ "pci=disable_acs_redir=0000:03:00.0",
+		  "no device named has a known ACS control: 0000:03:00.0 has no ACS capability" },
+		{ "pci=disable_acs_redir=00:01.0/00.0/00.0",
+		  "no device named has a known ACS control: 00:01.0/00.0/00.0 is a bridge path, not resolved here" },
+	};
+	struct pa_report rep;
+	struct pa_check c;
+
+	(void)state;
+	for (size_t i = 0; i < N(cases); i++) {
+		acs_run("acs-param-pass.json", NULL, cases[i].cmdline, &rep, &c);
+		assert_int_equal(c.state[PA_BL_ACS_PARAM_EFFECT], PA_RULE_SKIPPED);
+		assert_string_equal(c.note[PA_BL_ACS_PARAM_EFFECT], cases[i].note);
+		assert_int_equal(pa_check_rule_worst(&c, PA_BL_ACS_PARAM_EFFECT), 0);
+		acs_done(&c, &rep);
+	}
+	/* pci:0:0 matches every function: root ports keep their redirect
+	 * bits, endpoints have no ACS. */
+	acs_run("acs-param-pass.json", NULL,
+		"pci=realloc pci=disable_acs_redir=0000:09:00.0 pci=noaer,disable_acs_redir=pci:0:0",
+		&rep, &c);
+	assert_int_equal(acs_finding(&c, 0)->devices.addrs[0].bus, 0x00);
+	assert_int_equal(acs_finding(&c, 1)->devices.addrs[0].bus, 0x80);
+	assert_int_equal(pa_check_rule_worst(&c, PA_BL_ACS_PARAM_EFFECT), PA_SEV_FAIL);
+	/* The two ports and baseline.link-downgraded's NIC. */
+	assert_int_equal(c.nfindings, 3);
+	assert_string_equal(c.note[PA_BL_ACS_PARAM_EFFECT],
+		"2 of 4 devices as asked; not checked: 4 functions matching pci:0:0 without ACS capability");
+	acs_done(&c, &rep);
+}
+
+/* Malformed parameter values parse into BAD entries, never a crash. */
+static void acs_param_parse(void **state)
+{
+	static const struct {
+		enum pa_acs_param param;
+		const char *value;
+		size_t n;
+		enum pa_acs_spec kind;	/* of the last entry */
+		const char *error;
+	} cases[] = {
+		{ PA_ACS_PARAM_DISABLE_ACS_REDIR, "", 0, 0, NULL },
+		{ PA_ACS_PARAM_DISABLE_ACS_REDIR, ";", 1, PA_ACS_SPEC_BAD, "no device" },
+		{ PA_ACS_PARAM_DISABLE_ACS_REDIR, "0000:02:00.0;", 1, PA_ACS_SPEC_BDF, NULL },
+		{ PA_ACS_PARAM_DISABLE_ACS_REDIR, "0000:02:00.0;;", 2, PA_ACS_SPEC_BAD, "no device" },
+		{ PA_ACS_PARAM_DISABLE_ACS_REDIR, "0000:02:00.8", 1, PA_ACS_SPEC_BAD, "not a PCI address" },
+		{ PA_ACS_PARAM_DISABLE_ACS_REDIR, "ffffffff:ff:1f.7", 1, PA_ACS_SPEC_BDF, NULL },
+		{ PA_ACS_PARAM_DISABLE_ACS_REDIR, "pci:10de", 1, PA_ACS_SPEC_BAD,
+		  "not pci:<vendor>:<device>[:<subvendor>:<subdevice>] in hex" },
+		{ PA_ACS_PARAM_DISABLE_ACS_REDIR, "pci:10de:2330:1:2:3", 1, PA_ACS_SPEC_BAD,
+		  "not pci:<vendor>:<device>[:<subvendor>:<subdevice>] in hex" },
+		{ PA_ACS_PARAM_DISABLE_ACS_REDIR, "pci:1ffff:0", 1, PA_ACS_SPEC_BAD,
+		  "not pci:<vendor>:<device>[:<subvendor>:<subdevice>] in hex" },
+		{ PA_ACS_PARAM_DISABLE_ACS_REDIR, "pci:10de:2330:10de:16c1", 1, PA_ACS_SPEC_IDS, NULL },
+		{ PA_ACS_PARAM_CONFIG_ACS, "0000:02:00.0", 1, PA_ACS_SPEC_BAD,
+		  "no '@': config_acs entries are <flags>@<device>" },
+		{ PA_ACS_PARAM_CONFIG_ACS, "@0000:02:00.0", 1, PA_ACS_SPEC_BAD, "no flags before '@'" },
+		{ PA_ACS_PARAM_CONFIG_ACS, "xxxxxxx@0000:02:00.0", 1, PA_ACS_SPEC_BAD,
+		  "every flag is x: it changes nothing" },
+		{ PA_ACS_PARAM_CONFIG_ACS, "0xxxxxxx@0000:02:00.0", 1, PA_ACS_SPEC_BAD,
+		  "a 0 or 1 left of bit 6 (DirectTrans): there are 7 flags" },
+		{ PA_ACS_PARAM_CONFIG_ACS, "x0x00xx@", 1, PA_ACS_SPEC_BAD, "no device" },
+		{ PA_ACS_PARAM_CONFIG_ACS, "x0x00xx@0000:02:00.0@1", 1, PA_ACS_SPEC_BAD, "not a PCI address" },
+		{ PA_ACS_PARAM_CONFIG_ACS, "x0x00xx@pci:0:0;1x@00:01.0/00.0", 2, PA_ACS_SPEC_PATH, NULL },
+	};
+	struct pa_acs_request r;
+	char *junk;
+
+	(void)state;
+	for (size_t i = 0; i < N(cases); i++) {
+		assert_int_equal(pa_acs_request_parse(cases[i].param, cases[i].value, &r), 0);
+		if (r.n != cases[i].n)
+			fail_msg("\"%s\": %zu entries, want %zu", cases[i].value, r.n, cases[i].n);
+		if (r.n) {
+			const struct pa_acs_entry *e = &r.entries[r.n - 1];
+
+			if (e->kind != cases[i].kind)
+				fail_msg("\"%s\": kind %d, want %d", cases[i].value, e->kind, cases[i].kind);
+			if (cases[i].error)
+				assert_string_equal(e->error, cases[i].error);
+		}
+		pa_acs_request_clear(&r);
+	}
+	/* x0x00xx: ReqRedir, CmpltRedir, EgressCtrl off, nothing on. */
+	assert_int_equal(pa_acs_request_parse(PA_ACS_PARAM_CONFIG_ACS, "x0x00xx@0000:02:00.0;1111111@02:01.0", &r), 0);
+	assert_int_equal(r.entries[0].mask, PCI_ACS_RR | PCI_ACS_CR | PCI_ACS_EC);
+	assert_int_equal(r.entries[0].want, 0);
+	assert_int_equal(r.entries[1].mask, 0x7f);
+	assert_int_equal(r.entries[1].want, 0x7f);
+	assert_int_equal(r.entries[1].addr.bus, 2);
+	pa_acs_request_clear(&r);
+
+	/* 64 KiB of separators, at-signs and flags. */
+	junk = malloc(65537);
+	assert_non_null(junk);
+	for (size_t i = 0; i < 65536; i++)
+		junk[i] = "@;x01:./pci"[i * 7 % 11];
+	junk[65536] = '\0';
+	for (int p = PA_ACS_PARAM_DISABLE_ACS_REDIR; p <= PA_ACS_PARAM_CONFIG_ACS; p++) {
+		assert_int_equal(pa_acs_request_parse((enum pa_acs_param)p, junk, &r), 0);
+		pa_acs_request_clear(&r);
+	}
+	free(junk);
+}
+
+/* The last disable_acs_redir= of all pci= parameters is the kernel's. */
+static void acs_param_find(void **state)
+{
+	struct pa_cmdline cl;
+	struct pa_acs_request r;
+
+	(void)state;
+	assert_int_equal(pa_cmdline_parse("pci=disable_acs_redir=0000:01:00.0 ro "
+					  "pci=realloc,disable_acs_redir=0000:02:00.0,noats "
+					  "pci=config_acs=x0x00xx@02:01.0", &cl), 0);
+	assert_int_equal(pa_acs_request_find(&cl, PA_ACS_PARAM_DISABLE_ACS_REDIR, &r), 1);
+	assert_string_equal(r.value, "0000:02:00.0");
+	assert_int_equal(r.n, 1);
+	pa_acs_request_clear(&r);
+	assert_int_equal(pa_acs_request_find(&cl, PA_ACS_PARAM_CONFIG_ACS, &r), 1);
+	assert_string_equal(r.value, "x0x00xx@02:01.0");
+	pa_acs_request_clear(&r);
+	pa_cmdline_clear(&cl);
+	assert_int_equal(pa_cmdline_parse("pci=noacs", &cl), 0);
+	assert_int_equal(pa_acs_request_find(&cl, PA_ACS_PARAM_CONFIG_ACS, &r), 0);
+	pa_cmdline_clear(&cl);
+}
+
+/* Which kernels run the parameters as written. */
+static void acs_param_kernels(void **state)
+{
+	static const struct {
+		const char *release;
+		enum pa_acs_param_state redir, config;
+	} cases[] = {
+		{ NULL, PA_ACS_PARAM_UNKNOWN, PA_ACS_PARAM_UNKNOWN },
+		{ "vmlinuz", PA_ACS_PARAM_UNKNOWN, PA_ACS_PARAM_UNKNOWN },
+		{ "4.14.0-3-amd64", PA_ACS_PARAM_ABSENT, PA_ACS_PARAM_ABSENT },
+		{ "4.19.0-27-amd64", PA_ACS_PARAM_WORKS, PA_ACS_PARAM_ABSENT },
+		{ "6.1.0-27-amd64", PA_ACS_PARAM_WORKS, PA_ACS_PARAM_ABSENT },
+		{ "6.10.14", PA_ACS_PARAM_WORKS, PA_ACS_PARAM_ABSENT },
+		{ "6.11.0-1-amd64", PA_ACS_PARAM_BROKEN, PA_ACS_PARAM_BROKEN },
+		{ "6.11.11", PA_ACS_PARAM_BROKEN, PA_ACS_PARAM_BROKEN },
+		{ "6.12.0-55.el10.x86_64", PA_ACS_PARAM_UNKNOWN, PA_ACS_PARAM_UNKNOWN },
+		{ "6.12", PA_ACS_PARAM_UNKNOWN, PA_ACS_PARAM_UNKNOWN },
+		{ "6.12.22+deb13-amd64", PA_ACS_PARAM_BROKEN, PA_ACS_PARAM_BROKEN },
+		{ "6.12.23", PA_ACS_PARAM_WORKS, PA_ACS_PARAM_WORKS },
+		{ "6.12.117+deb13-amd64", PA_ACS_PARAM_WORKS, PA_ACS_PARAM_WORKS },
+		{ "6.13.10", PA_ACS_PARAM_BROKEN, PA_ACS_PARAM_BROKEN },
+		{ "6.13.11", PA_ACS_PARAM_WORKS, PA_ACS_PARAM_WORKS },
+		{ "6.14.0-15-generic", PA_ACS_PARAM_UNKNOWN, PA_ACS_PARAM_UNKNOWN },
+		{ "6.14.1-arch1-1", PA_ACS_PARAM_BROKEN, PA_ACS_PARAM_BROKEN },
+		{ "6.14.2", PA_ACS_PARAM_WORKS, PA_ACS_PARAM_WORKS },
+		{ "6.15.0-rc1", PA_ACS_PARAM_WORKS, PA_ACS_PARAM_WORKS },
+		{ "7.3.4+deb13-amd64", PA_ACS_PARAM_WORKS, PA_ACS_PARAM_WORKS },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < N(cases); i++) {
+		if (pa_acs_param_state(cases[i].release, PA_ACS_PARAM_DISABLE_ACS_REDIR) != cases[i].redir ||
+		    pa_acs_param_state(cases[i].release, PA_ACS_PARAM_CONFIG_ACS) != cases[i].config)
+			fail_msg("%s: wrong state", cases[i].release ? cases[i].release : "(null)");
+	}
+}
+
 /* Where the kernel formed its groups from ACS alone, the recomputed groups
  * agree: nothing over-claims. */
 static void groups_agree_with_acs(void **state)
@@ -261,6 +626,8 @@ static void groups_agree_with_acs(void **state)
 	static const char *const files[] = {
 		"gpudirect-fail.json", "gpudirect-pass.json", "vfio-pass.json",
 		"baseline-amd-fail.json", "baseline-pass.json",
+		"acs-param-pass.json", "acs-param-6.12-fail.json",
+		"acs-param-old-kernel.json", "acs-param-malformed.json",
 	};
 	struct pa_policy pol;
 
@@ -625,8 +992,9 @@ static const char text_snapshot[] =
 	"        remedy (remove from the kernel command line):\n"
 	"          iommu=pt\n"
 	"  PASS  baseline.iommu-param-vendor (6 parameters read)\n"
+	"  SKIP  baseline.acs-param-effect (no pci=disable_acs_redir= or pci=config_acs= on the kernel command line)\n"
 	"\n"
-	"summary: baseline WARN; 0 failed, 2 warnings, 1 info, 5 passed, 0 skipped\n";
+	"summary: baseline WARN; 0 failed, 2 warnings, 1 info, 5 passed, 1 skipped\n";
 
 static void text_output(void **state)
 {
@@ -667,6 +1035,14 @@ int main(void)
 		cmocka_unit_test(baseline_amd_fail),
 		cmocka_unit_test(baseline_intel_fail),
 		cmocka_unit_test(baseline_pass),
+		cmocka_unit_test(acs_param_pass),
+		cmocka_unit_test(acs_param_6_12_fail),
+		cmocka_unit_test(acs_param_old_kernel),
+		cmocka_unit_test(acs_param_malformed),
+		cmocka_unit_test(acs_param_skips),
+		cmocka_unit_test(acs_param_parse),
+		cmocka_unit_test(acs_param_find),
+		cmocka_unit_test(acs_param_kernels),
 		cmocka_unit_test(groups_agree_with_acs),
 		cmocka_unit_test(policy_rules),
 		cmocka_unit_test(policy_selection),

@@ -1321,17 +1321,27 @@ static void p2p_text_answer(void **state)
 	assert_true(fake.do_flags & NLM_F_ACK);
 }
 
-static void p2p_config_acs_on_6_11(void **state)
+/* pci=config_acs= is offered only where it works as written: a kernel
+ * with 9cf8a952d57b, not 6.11, which misparses several devices. */
+static void p2p_config_acs_with_fix(void **state)
 {
 	struct result r;
 
 	(void)state;
 	fake.respond = kernel_server;
-	fake.release = "6.11.0-fake";
+	fake.release = "6.14.2-fake";
 	r = run("p2p", "04:00.0", "03:00.0");
 	assert_int_equal(r.rc, PA_EXIT_OK);
 	assert_contains(r.out, "\n              pci=config_acs=x0x00xx@0000:02:00.0;x0x00xx@0000:02:01.0\n");
 	assert_contains(r.out, "pcieaudit-cli p2p 0000:04:00.0 0000:03:00.0\n");
+	release(&r);
+
+	fake.release = "6.11.0-fake";
+	r = run("p2p", "04:00.0", "03:00.0");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "\n              pci=disable_acs_redir=0000:02:00.0;0000:02:01.0\n");
+	assert_contains(r.out, "lacks the fix");
+	assert_null(strstr(r.out, "pci=config_acs=x"));
 	release(&r);
 }
 
@@ -1993,7 +2003,7 @@ int main(void)
 		TEST(stale_messages_skipped),
 		TEST(ack_without_reply),
 		TEST(p2p_text_answer),
-		TEST(p2p_config_acs_on_6_11),
+		TEST(p2p_config_acs_with_fix),
 		TEST(p2p_refused_is_no_error),
 		TEST(p2p_json_answer),
 		TEST(p2p_no_such_device),

@@ -164,7 +164,11 @@ static const char redirect_snapshot[] =
 "remedy:     ACS redirection on 0000:02:00.0 and 0000:02:01.0 sends this traffic up\n"
 "            to the root complex. To let it pass below the common bridge, boot with\n"
 "              pci=disable_acs_redir=0000:02:00.0;0000:02:01.0\n"
-"            or, on this kernel (6.11 or newer), with\n"
+"            (pci=disable_acs_redir= works as written on Linux 4.19 to 6.10 and\n"
+"            on kernels with commit 9cf8a952d57b (Linux 6.15 and later; stable\n"
+"            6.12.23, 6.13.11, 6.14.2 and later). This kernel (6.12.23-amd64)\n"
+"            is one of them.)\n"
+"            or, since this kernel has pci=config_acs= and the fix, with\n"
 "              pci=config_acs=x0x00xx@0000:02:00.0;x0x00xx@0000:02:01.0\n"
 "            (x0x00xx: flags DirectTrans EgressCtrl UpstreamFwd CmpltRedir ReqRedir\n"
 "            TransBlk SrcValid, bit 6 to bit 0; 0 forces off, x leaves as is)\n"
@@ -181,9 +185,59 @@ static void p2p_acs_redirect(void **state)
 	char *text;
 
 	(void)state;
-	gpu_server(&rep, "6.11.0-1-amd64");
+	gpu_server(&rep, "6.12.23-amd64");
 	text = p2p_text(&rep, redirected_pair(&rep, gpu, nic));
 	test_snapshot(text, redirect_snapshot, "p2p_redirect");
+	free(text);
+	pa_report_clear(&rep);
+}
+
+/* The text with line breaks and their indentation as single blanks; it
+ * frees text. */
+static char *flat(char *text)
+{
+	char *out = malloc(strlen(text) + 1), *o = out, *in = text;
+
+	assert_non_null(out);
+	while (*text) {
+		if (*text == '\n' || *text == ' ') {
+			text += strspn(text, "\n ");
+			*o++ = ' ';
+		} else {
+			*o++ = *text++;
+		}
+	}
+	*o = '\0';
+	free(in);
+	return out;
+}
+
+/* 6.11 and 6.12-6.14 stable releases before 9cf8a952d57b: say why
+ * disable_acs_redir may not work there, and offer no config_acs. */
+static void p2p_remedy_kernel_without_fix(void **state)
+{
+	static const char *const broken[] = { "6.11.0-1-amd64", "6.12.22+deb13-amd64",
+					      "6.13.10", "6.14.1-arch1-1" };
+	struct pa_report rep;
+	char *text;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+		gpu_server(&rep, broken[i]);
+		text = flat(p2p_text(&rep, redirected_pair(&rep, gpu, nic)));
+		assert_contains(text, " pci=disable_acs_redir=0000:02:00.0;0000:02:01.0 ");
+		assert_contains(text, "lacks the fix: the bits it clears are copied from the firmware's setting instead");
+		assert_contains(text, "boot a kernel with the fix, or turn ACS redirection off in the firmware setup");
+		assert_null(strstr(text, "pci=config_acs=x"));
+		free(text);
+		pa_report_clear(&rep);
+	}
+	/* A distribution's 6.12.0-55 may or may not carry the backport. */
+	gpu_server(&rep, "6.12.0-55.el10.x86_64");
+	text = flat(p2p_text(&rep, redirected_pair(&rep, gpu, nic)));
+	assert_contains(text, "Whether this kernel (6.12.0-55.el10.x86_64) has the fix cannot be told from its release");
+	assert_contains(text, "9cf8a952d57b");
+	assert_null(strstr(text, "pci=config_acs=x"));
 	free(text);
 	pa_report_clear(&rep);
 }
@@ -705,6 +759,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(p2p_acs_redirect),
+		cmocka_unit_test(p2p_remedy_kernel_without_fix),
 		cmocka_unit_test(p2p_remedy_before_6_11),
 		cmocka_unit_test(p2p_refused_across_root),
 		cmocka_unit_test(p2p_through_whitelisted_host_bridge),

@@ -65,6 +65,8 @@ static const char *const fixtures[] = {
 	"gpudirect-fail.json", "gpudirect-pass.json", "vfio-fail.json",
 	"vfio-override.json", "vfio-pass.json", "baseline-amd-fail.json",
 	"baseline-intel-fail.json", "baseline-pass.json",
+	"acs-param-pass.json", "acs-param-6.12-fail.json",
+	"acs-param-old-kernel.json", "acs-param-malformed.json",
 };
 
 #define NFIXTURES (sizeof(fixtures) / sizeof(fixtures[0]))
