@@ -50,10 +50,19 @@ bool pa_info_iommu_not_built(const struct pa_info *info)
 	       !(info->features & PCIEAUDIT_F_IOMMU_API);
 }
 
+uint32_t pa_p2p_agreement_of(const struct pa_p2p_pair *p)
+{
+	if (!p->has_kernel_distance)
+		return 0;
+	return p->kernel_distance == p->distance ? PCIEAUDIT_P2P_AGREE :
+						   PCIEAUDIT_P2P_DISAGREE;
+}
+
 void pa_info_clear(struct pa_info *info)
 {
 	free(info->module_version);
 	free(info->kernel_release);
+	free(info->p2p_rules);
 	*info = (struct pa_info){ 0 };
 }
 
