@@ -195,6 +195,10 @@ void pa_info_clear(struct pa_info *info);
 /* enum pcieaudit_p2p_agreement of a pair's two distances; 0 when the
  * kernel did not answer. */
 uint32_t pa_p2p_agreement_of(const struct pa_p2p_pair *p);
+/* The map type of the verdict: pcieaudit's own, unless the kernel answered
+ * otherwise: its refusal is NOT_SUPPORTED, and its consent to what the
+ * model refused can only have come from the host-bridge rule. */
+uint32_t pa_p2p_verdict_map(const struct pa_p2p_pair *p);
 
 /* The module says the kernel has no CONFIG_IOMMU_API. Reports read
  * without the module (no version) know nothing of the build. */

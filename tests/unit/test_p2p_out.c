@@ -429,6 +429,45 @@ static void topo_matrix(void **state)
 	pa_report_clear(&rep);
 }
 
+/* Where the kernel answered otherwise, the matrix shows its verdict. */
+static void topo_follows_the_kernel(void **state)
+{
+	struct pa_report rep;
+	struct pa_p2p_pair *p;
+	char cell[PA_CELL_LEN];
+
+	(void)state;
+	gpu_server(&rep, "7.3.4+deb13-amd64");
+	p = refused_pair(&rep, gpu, nvme);
+	p->kernel_status = PCIEAUDIT_P2P_KERNEL_ANSWERED;
+	p->has_kernel_distance = true;
+	p->kernel_distance = -1;
+	p->agreement = pa_p2p_agreement_of(p);
+	assert_int_equal(p->agreement, PCIEAUDIT_P2P_AGREE);
+	pa_topo_cell(&rep, &gpu, &nvme, cell);
+	assert_string_equal(cell, "PHB-!");
+	/* The kernel allows what the model refuses: through the host bridge. */
+	p->kernel_distance = 6;
+	p->agreement = pa_p2p_agreement_of(p);
+	assert_int_equal(p->agreement, PCIEAUDIT_P2P_DISAGREE);
+	assert_int_equal(pa_p2p_verdict_map(p), PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE);
+	pa_topo_cell(&rep, &gpu, &nvme, cell);
+	assert_string_equal(cell, "PHB*!");
+	/* The kernel refuses what the model allows. */
+	p = redirected_pair(&rep, gpu, nic);
+	p->kernel_distance = -1;
+	p->agreement = pa_p2p_agreement_of(p);
+	assert_int_equal(pa_p2p_verdict_map(p), PCIEAUDIT_P2P_MAP_NOT_SUPPORTED);
+	pa_topo_cell(&rep, &gpu, &nic, cell);
+	assert_string_equal(cell, "PIX-!");
+	/* Without the kernel's answer, the model's map stands. */
+	p->kernel_status = PCIEAUDIT_P2P_KERNEL_NOT_BUILT;
+	p->has_kernel_distance = false;
+	p->agreement = pa_p2p_agreement_of(p);
+	assert_int_equal(pa_p2p_verdict_map(p), PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE);
+	pa_report_clear(&rep);
+}
+
 static void topo_nothing_selected(void **state)
 {
 	struct pa_report rep = { 0 };
@@ -773,6 +812,7 @@ int main(void)
 		cmocka_unit_test(p2p_verdict_source),
 		cmocka_unit_test(p2p_hop_not_in_report),
 		cmocka_unit_test(topo_matrix),
+		cmocka_unit_test(topo_follows_the_kernel),
 		cmocka_unit_test(topo_nothing_selected),
 		cmocka_unit_test(json_redirected_pair),
 		cmocka_unit_test(json_refused_pair),
