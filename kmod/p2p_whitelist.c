@@ -14,7 +14,7 @@
  *     1d17:1003, 1005, 1006, 1007 (same host bridge) and 1d17:1008;
  *   the Alibaba Yitian 710 host bridge entry;
  *   b9964341607f, which warns about unlisted host bridges only when
- *     verbose (kmod/p2p_path.c still models the warning unconditionally).
+ *     verbose (PCIEAUDIT_P2PDMA_WARNS_QUIETLY models released kernels).
  */
 #include <linux/pci.h>
 
