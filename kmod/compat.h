@@ -149,18 +149,40 @@ static inline bool pcieaudit_cpu_supports_p2pdma(void)
 }
 
 /*
- * Before "PCI/P2PDMA: Fix a sleeping issue in a RCU read section" (v6.9,
- * GFP_ATOMIC), calc_map_type_and_dist() allocates with GFP_KERNEL under
- * rcu_read_lock() when the provider owns P2P memory; do not call it then.
- * Stable backports cannot be detected, so older kernels are assumed unfixed.
+ * From ae21f835a5bd ("PCI/P2PDMA: Finish RCU conversion of pdev->p2pdma",
+ * v5.14) until 1e5c66afd4a4 ("PCI/P2PDMA: Fix a sleeping issue in a RCU
+ * read section", v6.9, GFP_ATOMIC), calc_map_type_and_dist() allocates with
+ * GFP_KERNEL under rcu_read_lock() when the provider owns P2P memory; do
+ * not call it then. Before v5.14 there is no RCU read section (and
+ * p2pdma is no __rcu pointer), so the GFP_KERNEL store is legal. Both ends
+ * are version-gated: no header shows either change, and stable backports
+ * of the fix cannot be detected, so 5.14-6.8 kernels are assumed unfixed.
+ *
+ * The check is racy by nature: a driver may publish P2P memory on the
+ * provider (pci_p2pdma_add_resource(), no lock a module can take) between
+ * it and the call. pcieaudit_p2p_kernel_ask() repeats it immediately
+ * before each call, which leaves a window of a few instructions; why that
+ * window is harmless is written there.
  */
+#define PCIEAUDIT_P2PDMA_ALLOC_UNDER_RCU \
+	(PCIEAUDIT_KVER >= 514 && PCIEAUDIT_KVER < 609)
+
 static inline bool pcieaudit_p2pdma_call_unsafe(struct pci_dev *provider)
 {
-#ifdef CONFIG_PCI_P2PDMA
-	return PCIEAUDIT_KVER < 609 && rcu_access_pointer(provider->p2pdma);
+#if defined(CONFIG_PCI_P2PDMA) && PCIEAUDIT_P2PDMA_ALLOC_UNDER_RCU
+	return rcu_access_pointer(provider->p2pdma);
 #else
 	return false;
 #endif
 }
+
+/*
+ * Whether pci_p2pdma_distance_many() warns "Host bridge not in P2PDMA
+ * whitelist" even with verbose off: from cf201bfe8cdc ("PCI/P2PDMA: Warn if
+ * host bridge not in whitelist", v5.14), for ACS-redirected pairs. Before
+ * it the function never logs without verbose. Version-gated: no header
+ * shows it. (b9964341607f, queued for v7.4, makes it depend on verbose.)
+ */
+#define PCIEAUDIT_P2PDMA_WARNS_QUIETLY	(PCIEAUDIT_KVER >= 514)
 
 #endif /* _PCIEAUDIT_COMPAT_H */

@@ -14,6 +14,7 @@
 
 #include "dev_facts.h"
 #include "iommu_facts.h"
+#include "p2p_path.h"
 #include "netlink.h"
 #include "netlink_internal.h"
 #include "pci_walk.h"
@@ -255,14 +256,17 @@ static int put_info_attrs(struct sk_buff *skb,
 			  const struct pcieaudit_iommu_summary *s)
 {
 	u32 strict = PCIEAUDIT_IOMMU_STRICT_UNKNOWN;
+	char rules[48];
 
+	pcieaudit_p2p_rules(rules, sizeof(rules));
 	if (nla_put_string(skb, PCIEAUDIT_A_INFO_MODULE_VERSION,
 			   PCIEAUDIT_VERSION) ||
 	    nla_put_string(skb, PCIEAUDIT_A_INFO_KERNEL_RELEASE,
 			   init_utsname()->release) ||
 	    nla_put_u32(skb, PCIEAUDIT_A_INFO_FEATURES, features(s)) ||
 	    nla_put_u32(skb, PCIEAUDIT_A_INFO_DEVICE_COUNT, s->devices) ||
-	    nla_put_u32(skb, PCIEAUDIT_A_INFO_GROUP_COUNT, s->groups))
+	    nla_put_u32(skb, PCIEAUDIT_A_INFO_GROUP_COUNT, s->groups) ||
+	    nla_put_string(skb, PCIEAUDIT_A_INFO_P2P_RULES, rules))
 		return -EMSGSIZE;
 	if (!s->groups)
 		return 0;

@@ -36,14 +36,24 @@ static int put_host_bridge(struct sk_buff *skb, int type, struct pci_dev *pdev)
 }
 
 /* Room put_pair_kernel() needs. */
-#define PAIR_KERNEL_ROOM	(2 * nla_total_size(sizeof(u32)))
+#define PAIR_KERNEL_ROOM	(3 * nla_total_size(sizeof(u32)))
 
-/* The kernel's answer in a pair nest; kdist is used when status says so. */
-static int put_pair_kernel(struct sk_buff *skb, u32 status, int kdist)
+/*
+ * The kernel's answer in a pair nest; kdist is used when status says so.
+ * Where the kernel answered, its answer is the verdict, and whether
+ * pcieaudit's own analysis agrees is said, never left to the reader.
+ */
+static int put_pair_kernel(struct sk_buff *skb, const struct pcieaudit_p2p *p,
+			   u32 status, int kdist)
 {
-	if (nla_put_u32(skb, PCIEAUDIT_A_PAIR_KERNEL_STATUS, status) ||
-	    (status == PCIEAUDIT_P2P_KERNEL_ANSWERED &&
-	     nla_put_s32(skb, PCIEAUDIT_A_PAIR_KERNEL_DISTANCE, kdist)))
+	if (nla_put_u32(skb, PCIEAUDIT_A_PAIR_KERNEL_STATUS, status))
+		return -EMSGSIZE;
+	if (status != PCIEAUDIT_P2P_KERNEL_ANSWERED)
+		return 0;
+	if (nla_put_s32(skb, PCIEAUDIT_A_PAIR_KERNEL_DISTANCE, kdist) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_PAIR_AGREEMENT,
+			kdist == p->distance ? PCIEAUDIT_P2P_AGREE :
+			PCIEAUDIT_P2P_DISAGREE))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -83,7 +93,7 @@ static int put_pair(struct sk_buff *skb, const struct pcieaudit_p2p *p,
 	nest = nla_nest_start(skb, PCIEAUDIT_A_P2P_PAIR);
 	if (!nest)
 		return -EMSGSIZE;
-	if (put_pair_own(skb, p) || put_pair_kernel(skb, status, kdist)) {
+	if (put_pair_own(skb, p) || put_pair_kernel(skb, p, status, kdist)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -157,6 +167,7 @@ static int put_p2p_reply(struct sk_buff *msg, struct genl_info *info,
 	bool all_answered = true;
 	int kdist = -1;
 	unsigned int i;
+	u32 status;
 	void *hdr;
 
 	hdr = genlmsg_put_reply(msg, info, &pcieaudit_family, 0,
@@ -182,7 +193,6 @@ static int put_p2p_reply(struct sk_buff *msg, struct genl_info *info,
 	 */
 	for (i = 0; all_answered && req->n > 1 && i < req->n; i++) {
 		struct pcieaudit_p2p *p = &req->pairs[i];
-		u32 status;
 
 		if (p->map != PCIEAUDIT_P2P_MAP_NOT_SUPPORTED)
 			continue;
@@ -196,22 +206,27 @@ static int put_p2p_reply(struct sk_buff *msg, struct genl_info *info,
 		break;
 	}
 	if (all_answered) {
-		kdist = pcieaudit_p2p_kernel_distance(req->provider,
-						      req->clients, req->n,
-						      req->verbose);
-		if (nla_put_s32(msg, PCIEAUDIT_A_P2P_KERNEL_DISTANCE, kdist))
+		status = pcieaudit_p2p_kernel_ask(req->provider, req->clients,
+						  req->n, req->verbose, &kdist);
+		if (status != PCIEAUDIT_P2P_KERNEL_ANSWERED) {
+			/* The provider gained P2P memory: ask about no pair. */
+			for (i = 0; i < req->n; i++)
+				req->status[i] = status;
+		} else if (nla_put_s32(msg, PCIEAUDIT_A_P2P_KERNEL_DISTANCE,
+				       kdist)) {
 			goto err_cancel;
+		}
 	}
 	for (i = 0; i < req->n; i++) {
-		int d = -1;
+		int d = kdist;
 
 		/* One client's own answer, unless the sum above was it. */
-		if (req->status[i] == PCIEAUDIT_P2P_KERNEL_ANSWERED)
-			d = req->n == 1 ? kdist :
-			    pcieaudit_p2p_kernel_distance(req->provider,
+		status = req->status[i];
+		if (status == PCIEAUDIT_P2P_KERNEL_ANSWERED && req->n > 1)
+			status = pcieaudit_p2p_kernel_ask(req->provider,
 							  &req->clients[i], 1,
-							  req->verbose);
-		if (put_pair(msg, &req->pairs[i], req->status[i], d))
+							  req->verbose, &d);
+		if (put_pair(msg, &req->pairs[i], status, d))
 			goto err_cancel;
 	}
 	genlmsg_end(msg, hdr);
@@ -615,9 +630,9 @@ static int put_pair_msg(struct sk_buff *skb, struct netlink_callback *cb,
 	 */
 	status = pcieaudit_p2p_kernel_status(&p, verbose);
 	if (status == PCIEAUDIT_P2P_KERNEL_ANSWERED)
-		kdist = pcieaudit_p2p_kernel_distance(provider, &client, 1,
-						      verbose);
-	if (put_pair_kernel(skb, status, kdist))
+		status = pcieaudit_p2p_kernel_ask(provider, &client, 1,
+						  verbose, &kdist);
+	if (put_pair_kernel(skb, &p, status, kdist))
 		goto err_cancel;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);

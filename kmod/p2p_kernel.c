@@ -3,11 +3,13 @@
  * Asking pci_p2pdma_distance_many() for its verdict, within bounds.
  *
  * Without CONFIG_PCI_P2PDMA the function is a stub answering -1, which
- * would read as a refusal, so it is not called at all. With it, even
- * verbose=false prints "Host bridge not in P2PDMA whitelist" for every
- * redirected pair on an unlisted host bridge, and a matrix query would
- * flood the log: such calls are allowed PCIEAUDIT_P2P_KERNEL_LOG_BURST
- * times a minute, and the pair's kernel verdict is withheld beyond that.
+ * would read as a refusal, so it is not called at all. With it, from v5.14
+ * even verbose=false prints "Host bridge not in P2PDMA whitelist" for every
+ * redirected pair on an unlisted host bridge (PCIEAUDIT_P2PDMA_WARNS_QUIETLY),
+ * and a matrix query would flood the log: such calls are allowed
+ * PCIEAUDIT_P2P_KERNEL_LOG_BURST times a minute, and the pair's kernel
+ * verdict is withheld beyond that. Kernels before v5.14 never warn without
+ * verbose, so nothing is withheld for the log there.
  */
 #include <linux/jiffies.h>
 #include <linux/pci-p2pdma.h>
@@ -43,10 +45,11 @@ static bool may_warn(void)
  *	lifts the bound on warnings
  *
  * A call that the kernel would warn about uses up one of the minute's
- * allowance when it is granted.
+ * allowance when it is granted. p->kernel_warns is only ever set on kernels
+ * that warn without verbose.
  *
  * Return: enum pcieaudit_p2p_kernel; PCIEAUDIT_P2P_KERNEL_ANSWERED means
- *	call pcieaudit_p2p_kernel_distance().
+ *	call pcieaudit_p2p_kernel_ask().
  */
 u32 pcieaudit_p2p_kernel_status(const struct pcieaudit_p2p *p, bool verbose)
 {
@@ -60,27 +63,49 @@ u32 pcieaudit_p2p_kernel_status(const struct pcieaudit_p2p *p, bool verbose)
 }
 
 /**
- * pcieaudit_p2p_kernel_distance - pci_p2pdma_distance_many()
+ * pcieaudit_p2p_kernel_ask - pci_p2pdma_distance_many()
  * @provider: referenced by the caller
  * @clients: referenced by the caller
  * @n: number of clients, at most PCIEAUDIT_P2P_MAX_CLIENTS
  * @verbose: let the kernel explain refusals in its log
+ * @dist: the kernel's distance, -1 when it refuses; set when answered
  *
  * Call only after pcieaudit_p2p_kernel_status() answered
  * PCIEAUDIT_P2P_KERNEL_ANSWERED for every pair.
  *
- * Return: the kernel's distance, -1 when it refuses.
+ * The provider's P2P memory is looked at again here, right before the
+ * call, rather than trusted from the status computed earlier for the whole
+ * request: a driver may have published it since. What remains is the few
+ * instructions between this look and calc_map_type_and_dist()'s own
+ * rcu_dereference(), on 5.14-6.8 kernels only. That window is harmless in
+ * the sense that matters: the pointer is published by the provider's own
+ * driver (pci_p2pdma_add_resource()) so that P2PDMA users call this very
+ * function on that provider, and from that moment every such call, the
+ * kernel's own included, makes the same GFP_KERNEL store under
+ * rcu_read_lock(). pcieaudit refrains from adding calls to a provider
+ * known to trigger it; a publication landing inside the window makes
+ * pcieaudit's one call indistinguishable from the next in-kernel caller's,
+ * adding no hazard the kernel does not already have. No lock closes it: the
+ * publication takes none that a module can hold.
+ *
+ * Return: PCIEAUDIT_P2P_KERNEL_ANSWERED with *dist set, or
+ *	PCIEAUDIT_P2P_KERNEL_WITHHELD_UNSAFE when the provider gained P2P
+ *	memory since its status was decided.
  */
-int pcieaudit_p2p_kernel_distance(struct pci_dev *provider,
-				  struct pci_dev **clients, unsigned int n,
-				  bool verbose)
+u32 pcieaudit_p2p_kernel_ask(struct pci_dev *provider,
+			     struct pci_dev **clients, unsigned int n,
+			     bool verbose, int *dist)
 {
 	struct device *devs[PCIEAUDIT_P2P_MAX_CLIENTS];
 	unsigned int i;
 
+	*dist = -1;
 	if (WARN_ON_ONCE(n > ARRAY_SIZE(devs)))
-		return -1;
+		return PCIEAUDIT_P2P_KERNEL_WITHHELD_UNSAFE;
 	for (i = 0; i < n; i++)
 		devs[i] = &clients[i]->dev;
-	return pci_p2pdma_distance_many(provider, devs, n, verbose);
+	if (pcieaudit_p2pdma_call_unsafe(provider))
+		return PCIEAUDIT_P2P_KERNEL_WITHHELD_UNSAFE;
+	*dist = pci_p2pdma_distance_many(provider, devs, n, verbose);
+	return PCIEAUDIT_P2P_KERNEL_ANSWERED;
 }

@@ -8,8 +8,8 @@
 #include "p2p_path.h"
 
 u32 pcieaudit_p2p_kernel_status(const struct pcieaudit_p2p *p, bool verbose);
-int pcieaudit_p2p_kernel_distance(struct pci_dev *provider,
-				  struct pci_dev **clients, unsigned int n,
-				  bool verbose);
+u32 pcieaudit_p2p_kernel_ask(struct pci_dev *provider,
+			     struct pci_dev **clients, unsigned int n,
+			     bool verbose, int *dist);
 
 #endif /* _PCIEAUDIT_P2P_KERNEL_H */

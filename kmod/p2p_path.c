@@ -105,8 +105,12 @@ void pcieaudit_p2p_analyse(struct pci_dev *provider, struct pci_dev *client,
 			p->host_rule = PCIEAUDIT_P2P_HOST_REFUSED;
 			p->map = PCIEAUDIT_P2P_MAP_NOT_SUPPORTED;
 		}
-		/* The kernel passes acs_redirects as the whitelist's warn. */
-		p->kernel_warns = redirect && warns;
+		/*
+		 * The kernel passes acs_redirects as the whitelist's warn,
+		 * on kernels that have the warning at all.
+		 */
+		p->kernel_warns = PCIEAUDIT_P2PDMA_WARNS_QUIETLY &&
+				  redirect && warns;
 	}
 	p->distance = p->map == PCIEAUDIT_P2P_MAP_NOT_SUPPORTED ? -1 : p->length;
 }

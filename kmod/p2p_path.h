@@ -27,6 +27,7 @@ int pcieaudit_p2p_for_each_redirect(const struct pcieaudit_p2p *p,
 				    pcieaudit_p2p_visit_t fn, void *ctx);
 
 struct pci_dev *pcieaudit_p2p_host_bridge_dev(struct pci_dev *pdev);
+void pcieaudit_p2p_rules(char *buf, size_t len);
 bool pcieaudit_p2p_whitelisted(struct pci_dev *a, struct pci_dev *b,
 			       bool *warns);
 

@@ -81,6 +81,11 @@ static const char *const host_rules[] = {
 	[PCIEAUDIT_P2P_HOST_REFUSED]	= "refused",
 };
 
+static const char *const agreements[] = {
+	[PCIEAUDIT_P2P_AGREE]		= "agree",
+	[PCIEAUDIT_P2P_DISAGREE]	= "disagree",
+};
+
 static const char *const host_sources[] = {
 	[PA_SOURCE_MODULE]	= "module",
 	[PA_SOURCE_SYSFS]	= "sysfs",
@@ -166,6 +171,11 @@ const char *pa_p2p_host_rule_name(uint32_t rule)
 	return NAME(host_rules, rule);
 }
 
+const char *pa_p2p_agreement_name(uint32_t agreement)
+{
+	return NAME(agreements, agreement);
+}
+
 const char *pa_host_source_name(uint32_t source)
 {
 	return NAME(host_sources, source);
@@ -209,6 +219,11 @@ uint32_t pa_p2p_path_value(const char *name)
 uint32_t pa_p2p_host_rule_value(const char *name)
 {
 	return VALUE(host_rules, name);
+}
+
+uint32_t pa_p2p_agreement_value(const char *name)
+{
+	return VALUE(agreements, name);
 }
 
 uint32_t pa_host_source_value(const char *name)

@@ -48,6 +48,9 @@ const char *pa_p2p_path_name(uint32_t path);
 /* "not_needed", "cpu", "whitelist", "refused"; NULL when unknown. */
 const char *pa_p2p_host_rule_name(uint32_t rule);
 
+/* "agree", "disagree"; NULL when absent or unknown. */
+const char *pa_p2p_agreement_name(uint32_t agreement);
+
 /* "module" or "sysfs" (enum pa_host_source); NULL when unknown. */
 const char *pa_host_source_name(uint32_t source);
 
@@ -63,6 +66,7 @@ uint32_t pa_p2p_kernel_status_value(const char *name);
 uint32_t pa_p2p_map_value(const char *name);
 uint32_t pa_p2p_path_value(const char *name);
 uint32_t pa_p2p_host_rule_value(const char *name);
+uint32_t pa_p2p_agreement_value(const char *name);
 uint32_t pa_host_source_value(const char *name);
 /* PCI_EXP_TYPE_* for a pa_pcie_type_name() spelling, or -1. */
 int pa_pcie_type_value(const char *name);

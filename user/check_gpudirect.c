@@ -196,7 +196,7 @@ static void check_redirect(struct gd *g, const struct pa_p2p_pair *p,
 	pa_sb_printf(&sb, " at ");
 	pa_sb_bdfs(&sb, p->redirect.addrs, p->redirect.n);
 	pa_sb_printf(&sb, ": below their common bridge %s, the traffic goes up to the root complex%s. The parameter lists every redirecting port found (a second pci=disable_acs_redir= replaces the first); their IOMMU groups merge. %s. %s",
-		     common, p->map == PCIEAUDIT_P2P_MAP_NOT_SUPPORTED ?
+		     common, pa_p2p_verdict_map(p) == PCIEAUDIT_P2P_MAP_NOT_SUPPORTED ?
 		     ", which then refuses it" : "",
 		     pa_acs_param_range(PA_ACS_PARAM_DISABLE_ACS_REDIR),
 		     pa_acs_param_on_kernel(g->rep->info.kernel_release,
@@ -222,11 +222,13 @@ static void check_root_complex(struct gd *g, const struct pa_p2p_pair *p)
 {
 	const char *legend = pa_legend_name(pa_legend_of(g->rep, p));
 	char cmd[2 * PA_BDF_LEN + 32], x[PA_BDF_LEN], y[PA_BDF_LEN];
+	/* The kernel's verdict where it gave one, pcieaudit's otherwise. */
+	uint32_t map = pa_p2p_verdict_map(p);
 	struct pa_sb sb = { 0 };
 
 	pa_bdf_format(&p->provider, x);
 	pa_bdf_format(&p->client, y);
-	if (p->map == PCIEAUDIT_P2P_MAP_NOT_SUPPORTED) {
+	if (map == PCIEAUDIT_P2P_MAP_NOT_SUPPORTED) {
 		pa_sb_printf(&sb, "the kernel refuses P2P DMA between ");
 		pair_names(&sb, g, p);
 		pa_sb_printf(&sb, " (%s): no common upstream bridge, not an AMD Zen CPU, and the host bridge is not on the kernel's P2PDMA whitelist",
@@ -234,7 +236,7 @@ static void check_root_complex(struct gd *g, const struct pa_p2p_pair *p)
 		add_pair_finding(g, PA_GD_P2P_REFUSED, 0, p, NULL,
 				 (struct pa_remedy){ PA_REMEDY_HARDWARE,
 				 "place both devices below one PCIe switch or root port" }, &sb);
-	} else if (p->map == PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE) {
+	} else if (map == PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE) {
 		pa_sb_printf(&sb, "P2P DMA between ");
 		pair_names(&sb, g, p);
 		pa_sb_printf(&sb, " crosses the root complex (%s, %s)", legend,
@@ -328,7 +330,7 @@ static void check_pairs(struct gd *g)
 
 		if (p->path == PCIEAUDIT_P2P_PATH_ACS_REDIRECT && p->redirect.n)
 			check_redirect(g, p, param);
-		else if (p->map != PCIEAUDIT_P2P_MAP_BUS_ADDR)
+		else if (pa_p2p_verdict_map(p) != PCIEAUDIT_P2P_MAP_BUS_ADDR)
 			check_root_complex(g, p);
 		check_numa(g, p);
 		check_trap(g, p);

@@ -27,6 +27,7 @@ static const struct nla_policy info_policy[PCIEAUDIT_A_INFO_MAX + 1] = {
 	[PCIEAUDIT_A_INFO_IOMMU_STRICT]		= U32,
 	[PCIEAUDIT_A_INFO_DEVICE_COUNT]		= U32,
 	[PCIEAUDIT_A_INFO_GROUP_COUNT]		= U32,
+	[PCIEAUDIT_A_INFO_P2P_RULES]		= STRING,
 };
 
 static const struct nla_policy acs_policy[PCIEAUDIT_A_ACS_MAX + 1] = {
@@ -100,6 +101,7 @@ static const struct nla_policy pair_policy[PCIEAUDIT_A_PAIR_MAX + 1] = {
 	[PCIEAUDIT_A_PAIR_REDIRECT]		= NESTED,
 	[PCIEAUDIT_A_PAIR_HOST_BRIDGE_PROVIDER]	= U32,
 	[PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT]	= U32,
+	[PCIEAUDIT_A_PAIR_AGREEMENT]		= U32,
 };
 
 static const struct nla_policy extack_policy[NLMSGERR_ATTR_MAX + 1] = {
@@ -286,6 +288,8 @@ int pa_decode_info(struct nl_msg *msg, struct pa_info *info)
 	if (!err)
 		err = dup_string(tb[PCIEAUDIT_A_INFO_KERNEL_RELEASE],
 				 &in.kernel_release);
+	if (!err)
+		err = dup_string(tb[PCIEAUDIT_A_INFO_P2P_RULES], &in.p2p_rules);
 	if (err) {
 		pa_info_clear(&in);
 		return err;
@@ -482,6 +486,11 @@ static void decode_pair_scalars(struct nlattr **tb, struct pa_p2p_pair *p)
 		p->kernel_distance =
 			nla_get_s32(tb[PCIEAUDIT_A_PAIR_KERNEL_DISTANCE]);
 	p->distance = nla_get_s32(tb[PCIEAUDIT_A_PAIR_DISTANCE]);
+	/* A module before PCIEAUDIT_A_PAIR_AGREEMENT: the same comparison. */
+	if (tb[PCIEAUDIT_A_PAIR_AGREEMENT] && p->has_kernel_distance)
+		p->agreement = nla_get_u32(tb[PCIEAUDIT_A_PAIR_AGREEMENT]);
+	else
+		p->agreement = pa_p2p_agreement_of(p);
 	p->path_length = nla_get_u32(tb[PCIEAUDIT_A_PAIR_PATH_LENGTH]);
 	p->map = nla_get_u32(tb[PCIEAUDIT_A_PAIR_MAP]);
 	p->path = nla_get_u32(tb[PCIEAUDIT_A_PAIR_PATH]);

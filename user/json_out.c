@@ -64,6 +64,7 @@ static json_object *info_object(const struct pa_info *info)
 
 	add(obj, "module_version", string_or_null(info->module_version));
 	add(obj, "kernel_release", string_or_null(info->kernel_release));
+	add(obj, "p2p_rules", string_or_null(info->p2p_rules));
 	add(obj, "features", features_object(info->features));
 	add(obj, "iommu_default_mode",
 	    string_or_null(pa_iommu_mode_name(info->iommu_def_mode)));
@@ -240,12 +241,18 @@ static json_object *bottleneck_object(const struct pa_bottleneck *b)
 	return obj;
 }
 
-static void add_verdicts(json_object *obj, const struct pa_p2p_pair *pair)
+static void add_verdicts(json_object *obj, const struct pa_report *rep,
+			 const struct pa_p2p_pair *pair)
 {
 	add(obj, "kernel_distance", pair->has_kernel_distance ?
 	    json_object_new_int(pair->kernel_distance) : NULL);
 	add(obj, "kernel_status",
 	    string_or_null(pa_p2p_kernel_status_name(pair->kernel_status)));
+	add(obj, "agreement",
+	    string_or_null(pa_p2p_agreement_name(pair->agreement)));
+	/* Without the kernel's answer, pcieaudit's model is the verdict. */
+	add(obj, "modelled_on", pair->has_kernel_distance ? NULL :
+	    string_or_null(rep->info.p2p_rules));
 	add(obj, "distance", json_object_new_int(pair->distance));
 	add(obj, "path_length", uint_value(pair->path_length));
 	add(obj, "map", string_or_null(pa_p2p_map_name(pair->map)));
@@ -263,7 +270,7 @@ static json_object *pair_object(const struct pa_report *rep,
 	pa_path_bottleneck(rep, pair, &b);
 	add(obj, "a", bdf_value(&pair->provider));
 	add(obj, "b", bdf_value(&pair->client));
-	add_verdicts(obj, pair);
+	add_verdicts(obj, rep, pair);
 	add(obj, "common", pair->has_common ? bdf_value(&pair->common) : NULL);
 	add(obj, "hops_a", bdf_array(&pair->hops_provider));
 	add(obj, "hops_b", bdf_array(&pair->hops_client));

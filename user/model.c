@@ -50,10 +50,30 @@ bool pa_info_iommu_not_built(const struct pa_info *info)
 	       !(info->features & PCIEAUDIT_F_IOMMU_API);
 }
 
+uint32_t pa_p2p_agreement_of(const struct pa_p2p_pair *p)
+{
+	if (!p->has_kernel_distance)
+		return 0;
+	return p->kernel_distance == p->distance ? PCIEAUDIT_P2P_AGREE :
+						   PCIEAUDIT_P2P_DISAGREE;
+}
+
+uint32_t pa_p2p_verdict_map(const struct pa_p2p_pair *p)
+{
+	if (p->agreement != PCIEAUDIT_P2P_DISAGREE || !p->has_kernel_distance)
+		return p->map;
+	if (p->kernel_distance < 0)
+		return PCIEAUDIT_P2P_MAP_NOT_SUPPORTED;
+	if (p->map == PCIEAUDIT_P2P_MAP_NOT_SUPPORTED)
+		return PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE;
+	return p->map;
+}
+
 void pa_info_clear(struct pa_info *info)
 {
 	free(info->module_version);
 	free(info->kernel_release);
+	free(info->p2p_rules);
 	*info = (struct pa_info){ 0 };
 }
 

@@ -92,6 +92,9 @@ struct pa_info {
 	uint32_t iommu_strict;		/* enum pcieaudit_iommu_strict, 0 if absent */
 	uint32_t device_count;
 	uint32_t group_count;
+	/* The kernel whose P2P DMA rules the module's own analysis models,
+	 * "Linux X.Y"; NULL from a module that does not say, or sysfs. */
+	char *p2p_rules;
 };
 
 /* Where a report came from; check and snapshots keep it. */
@@ -135,6 +138,9 @@ struct pa_p2p_pair {
 	uint32_t kernel_status;		/* enum pcieaudit_p2p_kernel */
 	bool has_kernel_distance;	/* only when the kernel answered */
 	int32_t kernel_distance;	/* -1: the kernel refuses */
+	/* enum pcieaudit_p2p_agreement of the two distances: set exactly
+	 * when the kernel answered (derived where the module predates it). */
+	uint32_t agreement;
 	int32_t distance;		/* pcieaudit's own; -1: not supported */
 	uint32_t path_length;
 	uint32_t map;			/* enum pcieaudit_p2p_map */
@@ -186,6 +192,13 @@ bool pa_addr_same_slot(const struct pa_addr *a, const struct pa_addr *b);
 void pa_device_clear(struct pa_device *dev);
 void pa_group_clear(struct pa_group *group);
 void pa_info_clear(struct pa_info *info);
+/* enum pcieaudit_p2p_agreement of a pair's two distances; 0 when the
+ * kernel did not answer. */
+uint32_t pa_p2p_agreement_of(const struct pa_p2p_pair *p);
+/* The map type of the verdict: pcieaudit's own, unless the kernel answered
+ * otherwise: its refusal is NOT_SUPPORTED, and its consent to what the
+ * model refused can only have come from the host-bridge rule. */
+uint32_t pa_p2p_verdict_map(const struct pa_p2p_pair *p);
 
 /* The module says the kernel has no CONFIG_IOMMU_API. Reports read
  * without the module (no version) know nothing of the build. */

@@ -141,24 +141,39 @@ static void print_kernel_verdict(FILE *f, const struct pa_p2p_pair *p)
 	}
 }
 
-static void print_map(FILE *f, const struct pa_p2p_pair *p)
+/*
+ * pcieaudit's own verdict. Where the kernel answered, that answer is the
+ * verdict and this one explains it, or says plainly that it cannot; where
+ * the kernel did not, this one is the verdict, and says whose rules it
+ * models.
+ */
+static void print_map(FILE *f, const struct pa_report *rep,
+		      const struct pa_p2p_pair *p)
 {
+	const char *rules = rep->info.p2p_rules;
+
 	label(f, "pcieaudit:");
 	switch (p->map) {
 	case PCIEAUDIT_P2P_MAP_BUS_ADDR:
-		fprintf(f, "direct (bus address), distance %d\n", p->distance);
+		fprintf(f, "direct (bus address), distance %d", p->distance);
 		break;
 	case PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE:
-		fprintf(f, "through the host bridge, distance %d\n", p->distance);
+		fprintf(f, "through the host bridge, distance %d", p->distance);
 		break;
 	case PCIEAUDIT_P2P_MAP_NOT_SUPPORTED:
-		fprintf(f, "not supported\n");
+		fprintf(f, "not supported");
 		break;
 	default:
-		fprintf(f, "unknown map type %u, distance %d\n", p->map,
+		fprintf(f, "unknown map type %u, distance %d", p->map,
 			p->distance);
 		break;
 	}
+	if (!p->has_kernel_distance && rules)
+		fprintf(f, " (the verdict, modelled on %s's rules)", rules);
+	fputc('\n', f);
+	if (p->agreement == PCIEAUDIT_P2P_DISAGREE)
+		fprintf(f, INDENT "DISAGREES with the kernel, whose answer is the verdict: pcieaudit models %s's rules, and this kernel's differ\n",
+			rules ? rules : "another kernel");
 }
 
 static void print_path_kind(FILE *f, const struct pa_p2p_pair *p)
@@ -428,7 +443,7 @@ int pa_text_p2p(FILE *f, const struct pa_report *rep,
 	pa_path_walk(pair, print_step, &pp);
 	fputc('\n', f);
 	print_kernel_verdict(f, pair);
-	print_map(f, pair);
+	print_map(f, rep, pair);
 	print_path_kind(f, pair);
 	print_host_rule(f, pair);
 	print_legend(f, rep, pair);

@@ -246,6 +246,8 @@ static int parse_info(struct ctx *c, json_object *root)
 		err = dup_string(c, info, "info", "kernel_release",
 				 &in->kernel_release);
 	if (!err)
+		err = dup_string(c, info, "info", "p2p_rules", &in->p2p_rules);
+	if (!err)
 		err = parse_features(c, info, &in->features);
 	if (!err)
 		err = spelling(c, info, "info", "iommu_default_mode",
@@ -596,6 +598,12 @@ static int parse_verdicts(struct ctx *c, json_object *obj, const char *path,
 		err = integer(c, obj, path, "distance", false, -1, INT32_MAX,
 			      NULL, &v);
 	p->distance = (int32_t)v;
+	if (!err)
+		err = spelling(c, obj, path, "agreement",
+			       pa_p2p_agreement_value, &p->agreement);
+	/* Older snapshots: the same comparison the module makes. */
+	if (!err && (!p->agreement || !p->has_kernel_distance))
+		p->agreement = pa_p2p_agreement_of(p);
 	if (!err)
 		err = u32_member(c, obj, path, "path_length", false, UINT32_MAX, &p->path_length);
 	if (!err)

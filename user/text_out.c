@@ -337,6 +337,8 @@ int pa_text_info(FILE *f, const struct pa_info *info)
 {
 	fprintf(f, "module version:  %s\n", or_text(info->module_version, "?"));
 	fprintf(f, "kernel release:  %s\n", or_text(info->kernel_release, "?"));
+	if (info->p2p_rules)
+		fprintf(f, "P2P rules:       %s\n", info->p2p_rules);
 	fprintf(f, "features:       ");
 	for (size_t i = 0; i < PA_NFEATURES; i++)
 		fprintf(f, " %s%c", pa_feature_names[i].name,

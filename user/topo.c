@@ -164,7 +164,8 @@ void pa_topo_cell(const struct pa_report *rep, const struct pa_addr *a,
 		return;
 	}
 	pa_path_bottleneck(rep, pair, &bn);
-	marks[n] = map_mark(pair->map);
+	/* The kernel's verdict where it gave one. */
+	marks[n] = map_mark(pa_p2p_verdict_map(pair));
 	n += marks[n] != '\0';
 	if (bn.trap)
 		marks[n] = PA_MARK_TRAP;

@@ -789,6 +789,54 @@ static void nearest_or_all_pairs(void **state)
 	pa_report_clear(&rep);
 }
 
+/* Where the kernel answered, its verdict decides the finding, also when
+ * pcieaudit's copy of its rules says otherwise. */
+static void kernel_verdict_decides(void **state)
+{
+	static const struct test_dev devs[] = {
+		{ 0, 0x00, 0x08, -1, 0, 0x060400, PCI_EXP_TYPE_ROOT_PORT, 0,
+		  TEST_LINK(4, 16), TEST_LINK(4, 16), true, 0x1d, 0 },
+		{ 0, 0x03, 0x00, 0x00, 0x08, 0x030200, PCI_EXP_TYPE_ENDPOINT, 0,
+		  TEST_LINK(4, 16), TEST_LINK(4, 16), false, 0, 0 },
+		{ 0, 0x00, 0x10, -1, 0, 0x060400, PCI_EXP_TYPE_ROOT_PORT, 0,
+		  TEST_LINK(4, 16), TEST_LINK(4, 16), true, 0x1d, 0 },
+		{ 0, 0x05, 0x00, 0x00, 0x10, 0x020000, PCI_EXP_TYPE_ENDPOINT, 0,
+		  TEST_LINK(4, 16), TEST_LINK(4, 16), false, 0, 0 },
+	};
+	const struct pa_addr gpu = { 0, 0x03, 0 }, nic = { 0, 0x05, 0 };
+	struct pa_p2p_pair *p;
+	struct pa_policy pol;
+	struct pa_report rep = { 0 };
+	struct pa_check c;
+
+	(void)state;
+	for (size_t i = 0; i < N(devs); i++)
+		test_add_dev(&rep, &devs[i]);
+	pa_report_sort(&rep);
+	test_add_pair(&rep, gpu, nic, PCIEAUDIT_P2P_MAP_NOT_SUPPORTED,
+		      PCIEAUDIT_P2P_PATH_NO_COMMON_UPSTREAM,
+		      PCIEAUDIT_P2P_HOST_REFUSED);
+	rep.has_p2p = true;
+	p = (struct pa_p2p_pair *)pa_p2p_find(&rep.p2p, &gpu, &nic);
+	pa_policy_default(&pol);
+	only(&pol, GD());
+
+	/* Both refuse. */
+	assert_int_equal(pa_check_run(&rep, &pol, &c), 0);
+	assert_int_equal(count(&c, PA_GD_P2P_REFUSED), 1);
+	assert_int_equal(count(&c, PA_GD_P2P_HOST_BRIDGE), 0);
+	pa_check_clear(&c);
+
+	/* The kernel allows it (a host bridge the copy lacks). */
+	p->kernel_distance = 4;
+	p->agreement = pa_p2p_agreement_of(p);
+	assert_int_equal(pa_check_run(&rep, &pol, &c), 0);
+	assert_int_equal(count(&c, PA_GD_P2P_REFUSED), 0);
+	assert_int_equal(count(&c, PA_GD_P2P_HOST_BRIDGE), 1);
+	pa_check_clear(&c);
+	pa_report_clear(&rep);
+}
+
 /* ---- The H200 VM guest --------------------------------------------------- */
 
 static bool have_fixture(void)
@@ -1048,6 +1096,7 @@ int main(void)
 		cmocka_unit_test(policy_selection),
 		cmocka_unit_test(policy_trap_ratio),
 		cmocka_unit_test(nearest_or_all_pairs),
+		cmocka_unit_test(kernel_verdict_decides),
 		cmocka_unit_test(h200_vm_guest),
 		cmocka_unit_test(iommu_off_remedies),
 		cmocka_unit_test(vendor_param_follows_firmware),

@@ -484,6 +484,10 @@ static struct nl_msg *info_msg(bool with_iommu)
 	}
 	nla_put_u32(msg, PCIEAUDIT_A_INFO_DEVICE_COUNT, 31);
 	nla_put_u32(msg, PCIEAUDIT_A_INFO_GROUP_COUNT, 9);
+	/* Optional: a module before it does not send it. */
+	if (with_iommu)
+		nla_put_string(msg, PCIEAUDIT_A_INFO_P2P_RULES,
+			       "Linux 6.1 + 0ba76b19fd4c");
 	return msg;
 }
 
@@ -502,6 +506,7 @@ static void info(void **state)
 	assert_int_equal(in.iommu_strict, PCIEAUDIT_IOMMU_STRICT_STRICT);
 	assert_int_equal(in.device_count, 31);
 	assert_int_equal(in.group_count, 9);
+	assert_string_equal(in.p2p_rules, "Linux 6.1 + 0ba76b19fd4c");
 	pa_info_clear(&in);
 
 	msg = info_msg(false);
@@ -509,6 +514,7 @@ static void info(void **state)
 	nlmsg_free(msg);
 	assert_int_equal(in.iommu_def_mode, 0);
 	assert_int_equal(in.iommu_strict, 0);
+	assert_null(in.p2p_rules);
 	pa_info_clear(&in);
 }
 
@@ -632,6 +638,8 @@ struct pair_spec {
 	uint8_t client_bus;
 	uint32_t status;
 	bool kernel_distance;		/* put PAIR_KERNEL_DISTANCE */
+	uint32_t agreement;		/* put PAIR_AGREEMENT unless 0 */
+	bool kernel_differs;		/* the kernel's distance 2, not 4 */
 	bool no_client, no_distance, no_map;
 	bool host_bridges;
 	int bad_type;			/* appended with bad_len zero bytes */
@@ -659,7 +667,10 @@ static void put_pair(struct nl_msg *msg, const struct pair_spec *ps)
 		test_put_addr(msg, PCIEAUDIT_A_PAIR_CLIENT, 0, ps->client_bus, 0);
 	nla_put_u32(msg, PCIEAUDIT_A_PAIR_KERNEL_STATUS, ps->status);
 	if (ps->kernel_distance)
-		nla_put_s32(msg, PCIEAUDIT_A_PAIR_KERNEL_DISTANCE, 4);
+		nla_put_s32(msg, PCIEAUDIT_A_PAIR_KERNEL_DISTANCE,
+			    ps->kernel_differs ? 2 : 4);
+	if (ps->agreement)
+		nla_put_u32(msg, PCIEAUDIT_A_PAIR_AGREEMENT, ps->agreement);
 	if (!ps->no_distance)
 		nla_put_s32(msg, PCIEAUDIT_A_PAIR_DISTANCE, 4);
 	nla_put_u32(msg, PCIEAUDIT_A_PAIR_PATH_LENGTH, 4);
@@ -757,15 +768,60 @@ static void p2p_do_reply(void **state)
 	assert_true(p->has_host_bridge_provider);
 	assert_int_equal(p->host_bridge_provider, 0x10221480);
 	assert_int_equal(p->host_bridge_client, 0x10221481);
+	/* No PAIR_AGREEMENT (an older module): the same comparison. */
+	assert_int_equal(p->agreement, PCIEAUDIT_P2P_AGREE);
 
 	p = &p2p.pairs[1];
 	assert_addr(&p->provider, 3, 0);
 	assert_addr(&p->client, 5, 0);
 	assert_int_equal(p->kernel_status, PCIEAUDIT_P2P_KERNEL_NOT_BUILT);
 	assert_false(p->has_kernel_distance);
+	assert_int_equal(p->agreement, 0);
 	assert_false(p->has_host_bridge_provider);
 	assert_false(p->has_host_bridge_client);
 	pa_p2p_clear(&p2p);
+}
+
+/* One pair of a do reply to provider 03:00.0, as ps says. */
+static uint32_t pair_agreement(const struct pair_spec *ps)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_P2P_GET, 1, 0);
+	struct pa_p2p p2p;
+	uint32_t agreement;
+
+	test_put_addr(msg, PCIEAUDIT_A_P2P_PROVIDER, 0, 3, 0);
+	put_pair(msg, ps);
+	assert_int_equal(decode_p2p_and_free(msg, &p2p), 0);
+	assert_int_equal(p2p.npairs, 1);
+	agreement = p2p.pairs[0].agreement;
+	pa_p2p_clear(&p2p);
+	return agreement;
+}
+
+/* The module's word on agreement is kept; without it, the distances
+ * decide; without the kernel's answer there is nothing to agree with. */
+static void p2p_agreement(void **state)
+{
+	struct pair_spec ps = good_pair;
+
+	(void)state;
+	ps.agreement = PCIEAUDIT_P2P_AGREE;
+	assert_int_equal(pair_agreement(&ps), PCIEAUDIT_P2P_AGREE);
+	ps.agreement = PCIEAUDIT_P2P_DISAGREE;
+	ps.kernel_differs = true;
+	assert_int_equal(pair_agreement(&ps), PCIEAUDIT_P2P_DISAGREE);
+	ps.agreement = 0;
+	assert_int_equal(pair_agreement(&ps), PCIEAUDIT_P2P_DISAGREE);
+	ps.kernel_differs = false;
+	assert_int_equal(pair_agreement(&ps), PCIEAUDIT_P2P_AGREE);
+	/* A value newer than this CLI stays as it is. */
+	ps.agreement = 9;
+	assert_int_equal(pair_agreement(&ps), 9);
+	ps = good_pair;
+	ps.status = PCIEAUDIT_P2P_KERNEL_WITHHELD_LOG;
+	ps.kernel_distance = false;
+	ps.agreement = PCIEAUDIT_P2P_AGREE;
+	assert_int_equal(pair_agreement(&ps), 0);
 }
 
 /* A dump message: one pair, no distance over all clients, no common
@@ -972,6 +1028,7 @@ int main(void)
 		cmocka_unit_test(extack),
 		cmocka_unit_test(done),
 		cmocka_unit_test(p2p_do_reply),
+		cmocka_unit_test(p2p_agreement),
 		cmocka_unit_test(p2p_dump_message),
 		cmocka_unit_test(p2p_missing_parts),
 		cmocka_unit_test(p2p_wrong_sizes),

@@ -140,7 +140,7 @@ static void top_level(void **state)
 static void info(void **state)
 {
 	static const char *const keys[] = {
-		"module_version", "kernel_release", "features",
+		"module_version", "kernel_release", "p2p_rules", "features",
 		"iommu_default_mode", "iommu_strict", "device_count", "group_count",
 	};
 	static const char *const feature_keys[] = {
@@ -150,9 +150,10 @@ static void info(void **state)
 	json_object *in = get(doc->root, "info");
 	json_object *features = get(in, "features");
 
-	check_keys(in, keys, 7);
+	check_keys(in, keys, 8);
 	check_string(in, "module_version", "0.1.0");
 	check_string(in, "kernel_release", "6.1.0-test");
+	check_string(in, "p2p_rules", "Linux 6.1");
 	check_keys(features, feature_keys, 5);
 	check_bool(features, "p2pdma", true);
 	check_bool(features, "iommu_present", true);

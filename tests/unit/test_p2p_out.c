@@ -360,6 +360,7 @@ static void kernel_line(struct pa_report *rep, struct pa_p2p_pair *p,
 	p->kernel_status = status;
 	p->has_kernel_distance = status == PCIEAUDIT_P2P_KERNEL_ANSWERED;
 	p->kernel_distance = distance;
+	p->agreement = pa_p2p_agreement_of(p);
 	text = p2p_text(rep, p);
 	assert_contains(text, want);
 	free(text);
@@ -482,6 +483,45 @@ static void topo_matrix(void **state)
 	pa_report_clear(&rep);
 }
 
+/* Where the kernel answered otherwise, the matrix shows its verdict. */
+static void topo_follows_the_kernel(void **state)
+{
+	struct pa_report rep;
+	struct pa_p2p_pair *p;
+	char cell[PA_CELL_LEN];
+
+	(void)state;
+	gpu_server(&rep, "7.3.4+deb13-amd64");
+	p = refused_pair(&rep, gpu, nvme);
+	p->kernel_status = PCIEAUDIT_P2P_KERNEL_ANSWERED;
+	p->has_kernel_distance = true;
+	p->kernel_distance = -1;
+	p->agreement = pa_p2p_agreement_of(p);
+	assert_int_equal(p->agreement, PCIEAUDIT_P2P_AGREE);
+	pa_topo_cell(&rep, &gpu, &nvme, cell);
+	assert_string_equal(cell, "PHB-!");
+	/* The kernel allows what the model refuses: through the host bridge. */
+	p->kernel_distance = 6;
+	p->agreement = pa_p2p_agreement_of(p);
+	assert_int_equal(p->agreement, PCIEAUDIT_P2P_DISAGREE);
+	assert_int_equal(pa_p2p_verdict_map(p), PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE);
+	pa_topo_cell(&rep, &gpu, &nvme, cell);
+	assert_string_equal(cell, "PHB*!");
+	/* The kernel refuses what the model allows. */
+	p = redirected_pair(&rep, gpu, nic);
+	p->kernel_distance = -1;
+	p->agreement = pa_p2p_agreement_of(p);
+	assert_int_equal(pa_p2p_verdict_map(p), PCIEAUDIT_P2P_MAP_NOT_SUPPORTED);
+	pa_topo_cell(&rep, &gpu, &nic, cell);
+	assert_string_equal(cell, "PIX-!");
+	/* Without the kernel's answer, the model's map stands. */
+	p->kernel_status = PCIEAUDIT_P2P_KERNEL_NOT_BUILT;
+	p->has_kernel_distance = false;
+	p->agreement = pa_p2p_agreement_of(p);
+	assert_int_equal(pa_p2p_verdict_map(p), PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE);
+	pa_report_clear(&rep);
+}
+
 static void topo_nothing_selected(void **state)
 {
 	struct pa_report rep = { 0 };
@@ -563,6 +603,55 @@ static int render_report_json(FILE *f, const void *rep)
 	return pa_json_report(f, rep);
 }
 
+/*
+ * The kernel's answer is the verdict and the analysis explains it, or says
+ * it cannot; without an answer the analysis is the verdict, and names the
+ * kernel whose rules it models.
+ */
+static void p2p_verdict_source(void **state)
+{
+	struct pa_report rep;
+	struct pa_p2p_pair *p;
+	char *text;
+
+	(void)state;
+	gpu_server(&rep, "7.3.4+deb13-amd64");
+	rep.info.p2p_rules = strdup("Linux 7.3");
+	p = refused_pair(&rep, gpu, nvme);
+
+	/* Agreement: nothing more to say. */
+	kernel_line(&rep, p, PCIEAUDIT_P2P_KERNEL_ANSWERED, -1,
+		    "\nkernel:     refused (pci_p2pdma_distance() answered -1)\npcieaudit:  not supported\n");
+	text = p2p_text(&rep, p);
+	assert_null(strstr(text, "DISAGREES"));
+	assert_null(strstr(text, "modelled on"));
+	free(text);
+
+	/* The kernel allows what the model refuses: said, never hidden. */
+	kernel_line(&rep, p, PCIEAUDIT_P2P_KERNEL_ANSWERED, 6,
+		    "\nkernel:     distance 6 (pci_p2pdma_distance())\n"
+		    "pcieaudit:  not supported\n"
+		    "            DISAGREES with the kernel, whose answer is the verdict: pcieaudit models Linux 7.3's rules, and this kernel's differ\n");
+
+	/* No answer: the model is the verdict, and says whose it is. */
+	kernel_line(&rep, p, PCIEAUDIT_P2P_KERNEL_NOT_BUILT, 0,
+		    "\npcieaudit:  not supported (the verdict, modelled on Linux 7.3's rules)\n");
+	kernel_line(&rep, p, PCIEAUDIT_P2P_KERNEL_WITHHELD_LOG, 0,
+		    "\npcieaudit:  not supported (the verdict, modelled on Linux 7.3's rules)\n");
+	text = p2p_text(&rep, p);
+	assert_null(strstr(text, "DISAGREES"));
+	free(text);
+
+	/* A module that does not name its rules. */
+	free(rep.info.p2p_rules);
+	rep.info.p2p_rules = NULL;
+	kernel_line(&rep, p, PCIEAUDIT_P2P_KERNEL_NOT_BUILT, 0,
+		    "\npcieaudit:  not supported\n");
+	kernel_line(&rep, p, PCIEAUDIT_P2P_KERNEL_ANSWERED, 6,
+		    "DISAGREES with the kernel, whose answer is the verdict: pcieaudit models another kernel's rules");
+	pa_report_clear(&rep);
+}
+
 static json_object *parse(char *text)
 {
 	json_object *root = json_tokener_parse(text);
@@ -572,7 +661,8 @@ static json_object *parse(char *text)
 }
 
 static const char *const pair_keys[] = {
-	"a", "b", "kernel_distance", "kernel_status", "distance", "path_length",
+	"a", "b", "kernel_distance", "kernel_status", "agreement", "modelled_on",
+	"distance", "path_length",
 	"map", "path", "host_rule", "common", "hops_a", "hops_b", "redirect",
 	"legend", "bottleneck", "bandwidth_trap",
 };
@@ -604,6 +694,9 @@ static void json_redirected_pair(void **state)
 	check_string(p, "b", "0000:04:00.0");
 	check_int(p, "kernel_distance", 4);
 	check_string(p, "kernel_status", "answered");
+	check_string(p, "agreement", "agree");
+	/* The kernel answered: its answer is the verdict, not the model. */
+	assert_null(get(p, "modelled_on"));
 	check_int(p, "distance", 4);
 	check_int(p, "path_length", 4);
 	check_string(p, "map", "host-bridge");
@@ -643,12 +736,16 @@ static void json_refused_pair(void **state)
 	p = refused_pair(&rep, gpu, nvme);
 	p->kernel_status = PCIEAUDIT_P2P_KERNEL_NOT_BUILT;
 	p->has_kernel_distance = false;
+	p->agreement = 0;
+	rep.info.p2p_rules = strdup("Linux 6.1");
 	text = test_render(render_p2p_json, &rep, &ret);
 	assert_int_equal(ret, 0);
 	root = parse(text);
 	o = json_object_array_get_idx(get(root, "p2p"), 0);
 	assert_null(get(o, "kernel_distance"));
 	check_string(o, "kernel_status", "not_built");
+	assert_null(get(o, "agreement"));
+	check_string(o, "modelled_on", "Linux 6.1");
 	check_int(o, "distance", -1);
 	check_int(o, "path_length", 6);
 	check_string(o, "map", "unsupported");
@@ -665,6 +762,7 @@ static void json_refused_pair(void **state)
 
 	/* Values this CLI does not know are null, not guessed. */
 	p->kernel_status = 9;
+	p->agreement = 9;
 	p->map = 9;
 	p->path = 9;
 	p->host_rule = 9;
@@ -672,6 +770,7 @@ static void json_refused_pair(void **state)
 	root = parse(text);
 	o = json_object_array_get_idx(get(root, "p2p"), 0);
 	assert_null(get(o, "kernel_status"));
+	assert_null(get(o, "agreement"));
 	assert_null(get(o, "map"));
 	assert_null(get(o, "path"));
 	assert_null(get(o, "host_rule"));
@@ -765,8 +864,10 @@ int main(void)
 		cmocka_unit_test(p2p_through_whitelisted_host_bridge),
 		cmocka_unit_test(p2p_direct),
 		cmocka_unit_test(p2p_kernel_verdicts),
+		cmocka_unit_test(p2p_verdict_source),
 		cmocka_unit_test(p2p_hop_not_in_report),
 		cmocka_unit_test(topo_matrix),
+		cmocka_unit_test(topo_follows_the_kernel),
 		cmocka_unit_test(topo_nothing_selected),
 		cmocka_unit_test(json_redirected_pair),
 		cmocka_unit_test(json_refused_pair),

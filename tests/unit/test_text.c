@@ -63,6 +63,7 @@ static void report_tree(void **state)
 static const char info_snapshot[] =
 "module version:  0.1.0\n"
 "kernel release:  6.1.0-test\n"
+"P2P rules:       Linux 6.1\n"
 "features:        p2pdma+ iommu_api+ iommu_present+ pci_iov- pci_ats-\n"
 "IOMMU default:   translated\n"
 "IOMMU strict:    lazy\n"
@@ -95,6 +96,8 @@ static void info_without_iommu(void **state)
 	assert_int_equal(ret, 0);
 	assert_non_null(strstr(text, "IOMMU default:   none\n"));
 	assert_non_null(strstr(text, "pci_iov+"));
+	/* A module that does not name its P2P rules: no line for them. */
+	assert_null(strstr(text, "P2P rules"));
 	free(text);
 }
 

@@ -58,6 +58,7 @@ static void fixture_info(struct pa_info *info)
 	*info = (struct pa_info){
 		.module_version = dup("0.1.0"),
 		.kernel_release = dup("6.1.0-test"),
+		.p2p_rules = dup("Linux 6.1"),
 		.features = PCIEAUDIT_F_P2PDMA | PCIEAUDIT_F_IOMMU_API |
 			    PCIEAUDIT_F_IOMMU_PRESENT,
 		.iommu_def_mode = PCIEAUDIT_IOMMU_MODE_TRANSLATED,
@@ -261,6 +262,7 @@ void test_add_pair(struct pa_report *rep, struct pa_addr a, struct pa_addr b,
 	p->distance = map == PCIEAUDIT_P2P_MAP_NOT_SUPPORTED ?
 		-1 : (int32_t)p->path_length;
 	p->kernel_distance = p->distance;
+	p->agreement = pa_p2p_agreement_of(p);
 	one.pairs = p;
 	assert_int_equal(pa_p2p_take(&rep->p2p, &one), 0);
 	pa_p2p_sort(&rep->p2p);

@@ -550,10 +550,33 @@ class Checker:
         self.count("device set")
         self.names = snap.names
         self.info(where, rep.get("info"), snap, devices)
+        self.report_pairs(where, rep)
         for bdf in sorted(want & set(by_bdf)):
             self.device(f"{tag} {bdf}", by_bdf[bdf], expected_device(snap, bdf))
         self.groups(tag, rep.get("groups"), snap)
         return rep
+
+    def report_pairs(self, where, rep):
+        """The report's pairs say whose verdict they carry: where the kernel
+        answered, whether pcieaudit agrees (it must, here); where it did
+        not, the rules pcieaudit's verdict models (info.p2p_rules)."""
+        pairs = rep.get("p2p")
+        if pairs is None:
+            return
+        if not isinstance(pairs, list):
+            self.err(where, f"p2p not a list: {fmt(pairs)}")
+            return
+        info = rep.get("info") if isinstance(rep.get("info"), dict) else {}
+        for pr in pairs:
+            if not isinstance(pr, dict):
+                self.err(where, f"malformed pair {fmt(pr)}")
+                continue
+            w = f"{where} p2p {pr.get('a')} -> {pr.get('b')}"
+            answered = pr.get("kernel_status") == "answered"
+            self.eq(w, "agreement", pr.get("agreement", "<absent>"),
+                    "agree" if answered else None)
+            self.eq(w, "modelled_on", pr.get("modelled_on", "<absent>"),
+                    None if answered else info.get("p2p_rules"))
 
     def device(self, where, d, e):
         for k in ("domain", "bus", "devfn", "vendor", "device", "subsystem_vendor",
@@ -646,6 +669,10 @@ class Checker:
         self.eq(where, "info.group_count", info.get("group_count"), len(groups))
         if self.kernel:
             self.eq(where, "info.kernel_release", info.get("kernel_release"), self.kernel)
+            # The module models the P2PDMA rules of the kernel it was
+            # built for, which is the booted one.
+            self.eq(where, "info.p2p_rules", p2p_rules_kernel(info.get("p2p_rules")),
+                    kernel_major_minor(self.kernel))
         feats = info.get("features")
         if isinstance(feats, dict):
             self.eq(where, "info.features.iommu_present", feats.get("iommu_present"), bool(groups))
@@ -884,6 +911,10 @@ class Checker:
         self.count("p2p kstatus")
         self.eq(where, "kdist", r.get("kdist", "<absent>"),
                 want["dist"] if st == "answered" else "-")
+        # The module states whether its analysis agrees with the kernel's
+        # answer, exactly when there is one; on these topologies it must.
+        self.eq(where, "agree", r.get("agree", "<absent>"),
+                "agree" if st == "answered" else "-")
         self.eq(where, "intr", r.get("intr", "<absent>"), "0")
 
     def p2p_run(self, where, run, pairs, truth, p2pdma, quiet):
@@ -1144,6 +1175,20 @@ class Checker:
             else:
                 self.err(w, "unknown expectation")
             self.count("expectation")
+
+
+def kernel_major_minor(release):
+    """'7.3.4+deb13-amd64' -> '7.3'; None when it does not start so."""
+    m = re.match(r"^(\d+)\.(\d+)", release or "")
+    return f"{m.group(1)}.{m.group(2)}" if m else None
+
+
+def p2p_rules_kernel(rules):
+    """'Linux 7.1 + 0ba76b19fd4c' -> '7.1'; the string itself when it is
+    not of that form (so that a comparison shows it)."""
+    m = re.match(r"^Linux (\d+\.\d+)( \+ [0-9a-f]{12})*$", rules or "") \
+        if isinstance(rules, str) else None
+    return m.group(1) if m else rules
 
 
 def fmt(v):
@@ -1671,13 +1716,23 @@ def synth_report(snap, kernel, default_mode, kconfig=None):
     types = {g["type"] for g in expected_groups(snap).values()}
     info = {"device_count": len(devs), "group_count": len(groups),
             "kernel_release": kernel,
+            "p2p_rules": f"Linux {kernel_major_minor(kernel)}",
             "features": dict({"iommu_present": bool(groups)},
                              **{f: (kconfig or {}).get(sym) == "y"
                                 for f, sym in BUILD_FEATURES.items() if kconfig is not None}),
             "iommu_default_mode": (default_mode or "translated") if groups else None,
             "iommu_strict": expected_strict(types, kernel_has_dma_fq(kconfig))
             if groups else None}
-    return {"schema_version": 1, "info": info, "devices": devs, "groups": groups}
+    # Pairs among the first endpoints, with the fields the oracle judges
+    # in a report (the dumps judge the rest).
+    p2pdma = (kconfig or {}).get("CONFIG_PCI_P2PDMA") == "y"
+    ends = [d["bdf"] for d in devs if d["secondary_bus"] is None][:3]
+    pairs = [{"a": a, "b": b, "kernel_status": "answered" if p2pdma else "not_built",
+              "agreement": "agree" if p2pdma else None,
+              "modelled_on": None if p2pdma else info["p2p_rules"]}
+             for a in ends for b in ends if a != b]
+    return {"schema_version": 1, "info": info, "devices": devs, "groups": groups,
+            "p2p": pairs}
 
 
 def _dev(rep, pred):
@@ -1895,6 +1950,20 @@ def _mutations(change_bdf, vfio_group):
         with open(os.path.join(results, "kernel.config"), "a", encoding="utf-8") as f:
             f.write("CONFIG_PCI_IOV=n\n")
 
+    def p2p_rules_other_kernel(rep):
+        rep["info"]["p2p_rules"] = "Linux 5.10"
+
+    def p2p_rules_missing(rep):
+        del rep["info"]["p2p_rules"]
+
+    def p2p_json_agreement(rep):
+        pr = rep["p2p"][0]
+        pr["agreement"] = "disagree" if pr["kernel_status"] == "answered" else "agree"
+
+    def p2p_json_modelled_on(rep):
+        pr = rep["p2p"][0]
+        pr["modelled_on"] = "Linux 5.10" if pr["modelled_on"] else rep["info"]["p2p_rules"]
+
     def insmod_failed(results):
         with open(os.path.join(results, "facts.txt"), "a", encoding="utf-8") as f:
             f.write("insmod_rc=1\n")
@@ -1905,7 +1974,8 @@ def _mutations(change_bdf, vfio_group):
             default_domain, domain, instance, drop_iommu, group_member, group_drop,
             schema, bool_as_int, acs_raw_only, link_speed, target_speed, lnksta_raw,
             other_members, domain_source, secondary_bus, bridge, device_name,
-            device_count, iommu_strict, iommu_mode]
+            device_count, iommu_strict, iommu_mode, p2p_rules_other_kernel,
+            p2p_rules_missing, p2p_json_agreement, p2p_json_modelled_on]
     out = [(f.__name__, "snap1", f) for f in rep1]
     out.append(("stale_ctrl_after_setpci", "snap2", stale_ctrl))
     out.append(("vfio_domain_not_unmanaged", "vfio", vfio_domain))
@@ -2026,7 +2096,8 @@ def selftest(fixture):
 
 
 def p2p_line(op, p, c, t, status, kdist):
-    return (f"pair op={op} provider={p} client={c} kstatus={status} kdist={kdist} "
+    agree = "agree" if status == "answered" else "-"
+    return (f"pair op={op} provider={p} client={c} kstatus={status} kdist={kdist} agree={agree} "
             + " ".join(f"{k}={t[k]}" for k in P2P_FIELDS) + " intr=0")
 
 
@@ -2252,14 +2323,22 @@ def _p2p_mutations():
         ("p2p_host_rule", None, _p2p_edit("dump-verbose.txt", lambda kv: kv["host"] == "refused",
                                           setter(host="whitelist"))),
         ("p2p_not_built_on_p2pdma", "p2pdma", _p2p_edit("dump-verbose.txt", lambda kv: True,
-                                                        setter(kstatus="not_built", kdist="-"))),
+                                                        setter(kstatus="not_built", kdist="-", agree="-"))),
         ("p2p_answered_on_stock", "stock", _p2p_edit(
-            "dump-verbose.txt", lambda kv: True, lambda kv: kv.update(kstatus="answered",
+            "dump-verbose.txt", lambda kv: True, lambda kv: kv.update(kstatus="answered", agree="agree",
                                                                       kdist=kv["dist"]))),
         ("p2p_stub_verdict", "stock", _p2p_edit("dump-verbose.txt", lambda kv: True,
                                                 setter(kdist="-1"))),
         ("p2p_kdist", "p2pdma", _p2p_edit("dump-verbose.txt", lambda kv: kv["kdist"] != "-1",
                                           bump("kdist", 2))),
+        ("p2p_disagreement", "p2pdma", _p2p_edit("dump-verbose.txt",
+                                                 lambda kv: kv["kstatus"] == "answered",
+                                                 setter(agree="disagree"))),
+        ("p2p_agreement_hidden", "p2pdma", _p2p_edit("dump-select.txt",
+                                                     lambda kv: kv["kstatus"] == "answered",
+                                                     setter(agree="-"))),
+        ("p2p_agreement_without_answer", "stock", _p2p_edit(
+            "dump-verbose.txt", lambda kv: True, setter(agree="agree"))),
         ("p2p_allowed_refused", "p2pdma", _p2p_edit("dump-verbose.txt",
                                                     lambda kv: kv["kdist"] == "-1", answered_refused)),
         ("p2p_pair_missing", None, drop_line),
@@ -2274,10 +2353,10 @@ def _p2p_mutations():
         ("p2p_select_pair", None, _p2p_edit("dump-select.txt", lambda kv: True, bump("len"))),
         ("p2p_quiet_withheld_needlessly", "p2pdma", _p2p_edit(
             "dump-quiet.txt", lambda kv: kv["kstatus"] == "answered" and not warned(kv),
-            setter(kstatus="withheld_log", kdist="-"))),
+            setter(kstatus="withheld_log", kdist="-", agree="-"))),
         ("p2p_quiet_answered_late", "p2pdma", _p2p_edit(
             "dump-quiet.txt", lambda kv: kv["kstatus"] == "withheld_log",
-            setter(kstatus="answered", kdist="-1"))),
+            setter(kstatus="answered", kdist="-1", agree="agree"))),
         ("p2p_quiet_wrong_answer", None, _p2p_edit("dump-quiet.txt", lambda kv: True, bump("dist"))),
         ("p2p_quiet_flood", "p2pdma", _p2p_klog_edit("p2p-quiet", flood)),
         ("p2p_kernel_asked_twice", "p2pdma", _p2p_klog_edit("p2p-verbose", twice)),

@@ -66,6 +66,10 @@ static const char *const kstatus_names[] = {
 	[PCIEAUDIT_P2P_KERNEL_WITHHELD_LOG] = "withheld_log",
 	[PCIEAUDIT_P2P_KERNEL_WITHHELD_UNSAFE] = "withheld_unsafe",
 };
+static const char *const agree_names[] = {
+	[PCIEAUDIT_P2P_AGREE] = "agree",
+	[PCIEAUDIT_P2P_DISAGREE] = "disagree",
+};
 static const char *const map_names[] = {
 	[PCIEAUDIT_P2P_MAP_BUS_ADDR] = "bus_addr",
 	[PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE] = "thru_host_bridge",
@@ -172,6 +176,7 @@ static void print_pair(const char *op, const char *provider,
 	struct nlattr *tb[PCIEAUDIT_A_PAIR_MAX + 1];
 	char client[32], common[32], kdist[16], dist[16], len[16];
 	char hops_p[1024], hops_c[1024], redir[1024], hb_p[16], hb_c[16];
+	const char *agree = "-";
 
 	if (nla_parse_nested(tb, PCIEAUDIT_A_PAIR_MAX, pair, NULL) ||
 	    !tb[PCIEAUDIT_A_PAIR_KERNEL_STATUS] || !tb[PCIEAUDIT_A_PAIR_MAP] ||
@@ -192,13 +197,15 @@ static void print_pair(const char *op, const char *provider,
 	fmt_list(pair, PCIEAUDIT_A_PAIR_REDIRECT, ';', redir, sizeof(redir));
 	fmt_hb(tb[PCIEAUDIT_A_PAIR_HOST_BRIDGE_PROVIDER], hb_p, sizeof(hb_p));
 	fmt_hb(tb[PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT], hb_c, sizeof(hb_c));
+	if (tb[PCIEAUDIT_A_PAIR_AGREEMENT])
+		agree = NAME(agree_names, nla_get_u32(tb[PCIEAUDIT_A_PAIR_AGREEMENT]));
 
-	printf("pair op=%s provider=%s client=%s kstatus=%s kdist=%s dist=%s len=%s "
+	printf("pair op=%s provider=%s client=%s kstatus=%s kdist=%s agree=%s dist=%s len=%s "
 	       "map=%s path=%s host=%s common=%s hops_p=%s hops_c=%s redirect=%s "
 	       "hb_p=%s hb_c=%s intr=%d\n",
 	       op, provider, client,
 	       NAME(kstatus_names, nla_get_u32(tb[PCIEAUDIT_A_PAIR_KERNEL_STATUS])),
-	       kdist, dist, len,
+	       kdist, agree, dist, len,
 	       NAME(map_names, nla_get_u32(tb[PCIEAUDIT_A_PAIR_MAP])),
 	       NAME(path_names, nla_get_u32(tb[PCIEAUDIT_A_PAIR_PATH])),
 	       NAME(host_names, nla_get_u32(tb[PCIEAUDIT_A_PAIR_HOST_RULE])),

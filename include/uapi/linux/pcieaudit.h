@@ -45,10 +45,13 @@
  *                 PCIEAUDIT_A_P2P_PROVIDER and one PCIEAUDIT_A_P2P_PAIR,
  *                 ordered and resumed by (provider, client) key.
  *   Each pair carries two answers. The kernel's, where CONFIG_PCI_P2PDMA is
- *   built: pci_p2pdma_distance(). And pcieaudit's own path analysis,
- *   available on every kernel, which follows the running kernel's
- *   calc_map_type_and_dist(): hops, distance, redirecting ACS bridges and
- *   the map type, which the kernel keeps private.
+ *   built: pci_p2pdma_distance(). Where it answers, that is the verdict.
+ *   And pcieaudit's own path analysis, available on every kernel, which
+ *   models the calc_map_type_and_dist() of the kernel the module was built
+ *   for (PCIEAUDIT_A_INFO_P2P_RULES): hops, distance, redirecting ACS
+ *   bridges and the map type, which the kernel keeps private. It explains
+ *   the kernel's answer, and is the verdict where there is none. Where
+ *   both exist and differ, PCIEAUDIT_A_PAIR_AGREEMENT says so.
  *
  * Register values are raw and read live from configuration space; the module
  * never writes configuration space. Values the module derives itself rather
@@ -186,6 +189,11 @@ enum pcieaudit_dev_flag {
  * @PCIEAUDIT_A_INFO_GROUP_COUNT: u32, IOMMU groups holding PCI functions.
  * @PCIEAUDIT_A_INFO_IOMMU_STRICT_SOURCE: u32, enum pcieaudit_source of
  *	PCIEAUDIT_A_INFO_IOMMU_STRICT.
+ * @PCIEAUDIT_A_INFO_P2P_RULES: string, the kernel whose P2P DMA rules
+ *	pcieaudit's own analysis (PCIEAUDIT_A_PAIR_MAP and the rest) models:
+ *	"Linux X.Y", the release the module was built for, followed by
+ *	" + COMMIT" for each later rule a header showed was backported into
+ *	it. Where the kernel cannot answer, the pair's verdict is this model's.
  */
 enum pcieaudit_info_attr {
 	PCIEAUDIT_A_INFO_MODULE_VERSION = 1,
@@ -196,6 +204,7 @@ enum pcieaudit_info_attr {
 	PCIEAUDIT_A_INFO_DEVICE_COUNT,
 	PCIEAUDIT_A_INFO_GROUP_COUNT,
 	PCIEAUDIT_A_INFO_IOMMU_STRICT_SOURCE,
+	PCIEAUDIT_A_INFO_P2P_RULES,
 
 	__PCIEAUDIT_A_INFO_MAX,
 	PCIEAUDIT_A_INFO_MAX = __PCIEAUDIT_A_INFO_MAX - 1
@@ -416,19 +425,31 @@ enum pcieaudit_p2p_host_rule {
  * @PCIEAUDIT_P2P_KERNEL_NOT_BUILT: CONFIG_PCI_P2PDMA is off; the kernel's
  *	function is a stub that answers -1 to everything, so it is not called.
  * @PCIEAUDIT_P2P_KERNEL_WITHHELD_LOG: not called, because the kernel would
- *	warn in its log even with verbose off, and pcieaudit already let it do
- *	so PCIEAUDIT_P2P_KERNEL_LOG_BURST times in the current 60-second
- *	window (a window starts with the first such call after the last one
- *	ended).
+ *	warn in its log even with verbose off (v5.14 and newer), and pcieaudit
+ *	already let it do so PCIEAUDIT_P2P_KERNEL_LOG_BURST times in the
+ *	current 60-second window (a window starts with the first such call
+ *	after the last one ended).
  * @PCIEAUDIT_P2P_KERNEL_WITHHELD_UNSAFE: not called, because the provider
- *	has P2P memory and this kernel would allocate with GFP_KERNEL under
- *	rcu_read_lock() (fixed upstream in v6.9).
+ *	has P2P memory and this kernel (v5.14 to v6.8) would allocate with
+ *	GFP_KERNEL under rcu_read_lock() (fixed upstream in v6.9).
  */
 enum pcieaudit_p2p_kernel {
 	PCIEAUDIT_P2P_KERNEL_ANSWERED = 1,
 	PCIEAUDIT_P2P_KERNEL_NOT_BUILT,
 	PCIEAUDIT_P2P_KERNEL_WITHHELD_LOG,
 	PCIEAUDIT_P2P_KERNEL_WITHHELD_UNSAFE,
+};
+
+/**
+ * enum pcieaudit_p2p_agreement - PCIEAUDIT_A_PAIR_AGREEMENT values
+ * @PCIEAUDIT_P2P_AGREE: the kernel's distance equals pcieaudit's own.
+ * @PCIEAUDIT_P2P_DISAGREE: it does not. The kernel's answer is the verdict;
+ *	pcieaudit's analysis, which should explain it, models rules this
+ *	kernel does not have (see PCIEAUDIT_A_INFO_P2P_RULES).
+ */
+enum pcieaudit_p2p_agreement {
+	PCIEAUDIT_P2P_AGREE = 1,
+	PCIEAUDIT_P2P_DISAGREE,
 };
 
 /* Kernel calls that may warn, allowed per 60-second window; see above. */
@@ -501,6 +522,9 @@ enum pcieaudit_class_attr {
  *	provider's host bridge function, as the whitelist matches it; absent
  *	when the host bridge has none.
  * @PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT: u32, the same for the client.
+ * @PCIEAUDIT_A_PAIR_AGREEMENT: u32, enum pcieaudit_p2p_agreement: whether
+ *	PCIEAUDIT_A_PAIR_KERNEL_DISTANCE equals PCIEAUDIT_A_PAIR_DISTANCE.
+ *	Present exactly when PCIEAUDIT_A_PAIR_KERNEL_DISTANCE is.
  */
 enum pcieaudit_pair_attr {
 	PCIEAUDIT_A_PAIR_CLIENT = 1,
@@ -517,6 +541,7 @@ enum pcieaudit_pair_attr {
 	PCIEAUDIT_A_PAIR_REDIRECT,
 	PCIEAUDIT_A_PAIR_HOST_BRIDGE_PROVIDER,
 	PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT,
+	PCIEAUDIT_A_PAIR_AGREEMENT,
 
 	__PCIEAUDIT_A_PAIR_MAX,
 	PCIEAUDIT_A_PAIR_MAX = __PCIEAUDIT_A_PAIR_MAX - 1
