@@ -92,6 +92,9 @@ static void culprit_text(struct pa_sb *sb, const struct pa_device *d)
 	} else if (!is_bridge(d)) {
 		pa_sb_printf(sb, "%s %s is a multifunction device without ACS: its functions share a group",
 			     pa_check_noun(d), bdf);
+	} else if (d->config_unreadable) {
+		pa_sb_printf(sb, "%s %s has ACS unknown: its configuration space is not readable now (D3cold or gone)",
+			     pa_check_noun(d), bdf);
 	} else if (!d->has_acs) {
 		pa_sb_printf(sb, "%s %s has no ACS capability", pa_check_noun(d), bdf);
 	} else {
