@@ -94,13 +94,15 @@ static enum cfg_read read_acs(struct pci_dev *pdev, struct pcieaudit_acs *a)
 /*
  * The power state as the function's PMCSR says it; 0 without a PM
  * capability. Whether configuration space answers at all is decided by
- * the Vendor ID, which every function has.
+ * the Class Code and Revision ID, which every function has: not the
+ * Vendor ID, which an SR-IOV VF reads as all ones.
  */
 static u32 read_power_state(struct pci_dev *pdev, bool *readable)
 {
-	u16 vendor, pmcsr;
+	u32 class_rev;
+	u16 pmcsr;
 
-	*readable = read_word(pdev, PCI_VENDOR_ID, &vendor);
+	*readable = read_dword(pdev, PCI_CLASS_REVISION, &class_rev);
 	if (!pdev->pm_cap)
 		return 0;
 	if (!*readable || !read_word(pdev, pdev->pm_cap + PCI_PM_CTRL, &pmcsr)) {
