@@ -331,11 +331,12 @@ for d in /sys/bus/pci/devices/*; do
 done
 fact d3hot_bdf "${pm_target:-none}"
 if [ $HAVE = 1 ] && [ -n "$pm_target" ]; then
-	d=/sys/bus/pci/devices/$pm_target
+	# Not $d: the snapshot helpers loop over it.
+	pm_dev=/sys/bus/pci/devices/$pm_target
 	pm_driver=
-	if [ -L "$d/driver" ]; then
-		pm_driver=$(basename "$(readlink -f "$d/driver")")
-		echo "$pm_target" >"$d/driver/unbind"
+	if [ -L "$pm_dev/driver" ]; then
+		pm_driver=$(basename "$(readlink -f "$pm_dev/driver")")
+		echo "$pm_target" >"$pm_dev/driver/unbind"
 	fi
 	fact d3hot_driver "${pm_driver:-none}"
 	fact d3hot_pmcsr_before "$(setpci -s "$pm_target" CAP_PM+4.w)"
@@ -348,14 +349,14 @@ if [ $HAVE = 1 ] && [ -n "$pm_target" ]; then
 	log "D3hot: $pm_target (driver ${pm_driver:-none}) report rc $(cat "$R/d3hot/report.rc")"
 
 	# The reset loop runs in the background; reports run until it ends.
-	fact reset_bdf "$pm_target"
-	[ -r "$d/reset_method" ] && fact reset_method "$(cat "$d/reset_method")"
+	fact reset_bdf "${pm_dev##*/}"
+	[ -r "$pm_dev/reset_method" ] && fact reset_method "$(cat "$pm_dev/reset_method")"
 	mkdir -p "$R/reset"
 	(
 		i=0 ok=0
 		while [ $i -lt 20 ]; do
 			i=$((i + 1))
-			echo 1 2>/dev/null >"$d/reset" && ok=$((ok + 1))
+			echo 1 2>/dev/null >"$pm_dev/reset" && ok=$((ok + 1))
 		done
 		echo "$ok" >"$R/reset/resets-ok"
 	) &
@@ -371,7 +372,7 @@ if [ $HAVE = 1 ] && [ -n "$pm_target" ]; then
 	fact reset_ok "$(cat "$R/reset/resets-ok" 2>/dev/null)"
 	if [ -n "$pm_driver" ]; then
 		echo "$pm_target" >"/sys/bus/pci/drivers/$pm_driver/bind" 2>/dev/null
-		fact d3hot_rebound "$(basename "$(readlink -f "$d/driver" 2>/dev/null)")"
+		fact d3hot_rebound "$(basename "$(readlink -f "$pm_dev/driver" 2>/dev/null)")"
 	fi
 	log "reset: $pm_target: $(cat "$R/reset/resets-ok" 2>/dev/null) resets, $n reports"
 fi

@@ -827,6 +827,10 @@ class Checker:
             block = text_block(os.path.join(results, "d3hot", "report.txt"), bdf)
             if "Power: D3hot" not in block:
                 self.err(where, f"{bdf}: the text report does not say 'Power: D3hot': {block!r}")
+        drv = facts.get("d3hot_driver")
+        if drv and drv != "none" and facts.get("d3hot_rebound") != drv:
+            self.err(where, f"{bdf}: bound to {facts.get('d3hot_rebound')} after the "
+                     f"test, not to {drv} again")
         after = facts.get("d3hot_pmcsr_after", "")
         if not re.match(r"^[0-9a-f]{4}$", after) or int(after, 16) & 3:
             self.err(where, f"{bdf}: not back in D0 after the test (PMCSR {after!r})")
