@@ -154,6 +154,9 @@ static struct pa_remedy culprit_remedy(const struct pa_check *c,
 	if (!is_bridge(d))
 		return (struct pa_remedy){ PA_REMEDY_HARDWARE,
 			"assign all functions of the multifunction device together" };
+	if (d->config_unreadable)
+		return (struct pa_remedy){ PA_REMEDY_COMMAND,
+			"check again while the port is powered (D0): its registers read as all ones now" };
 	if (!d->has_acs)
 		return (struct pa_remedy){ PA_REMEDY_HARDWARE,
 			"move the device to a slot below a root port or switch with ACS (pcie_acs_override= would only hide the sharing)" };
