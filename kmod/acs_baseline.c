@@ -7,7 +7,10 @@
  * groups claiming isolation the hardware no longer gives.
  *
  * Stored in an xarray keyed like dumps, as values, so a lookup needs no
- * lock and no allocation.
+ * lock and no allocation. A read that fails or returns all ones (D3cold,
+ * or the function is gone) is not a baseline: such a function has none,
+ * which the reply leaves out, so its baseline is unknown rather than
+ * drifted. pci_user_read_config_word() waits out a reset in progress.
  */
 #include <linux/device.h>
 #include <linux/notifier.h>
@@ -25,7 +28,9 @@ static int record(struct device *dev, void *data)
 	u16 pos = pcieaudit_acs_pos(pdev);
 	u16 ctrl;
 
-	if (!pos || pci_read_config_word(pdev, pos + PCI_ACS_CTRL, &ctrl))
+	if (!pos || pci_dev_is_disconnected(pdev) ||
+	    pci_user_read_config_word(pdev, pos + PCI_ACS_CTRL, &ctrl) ||
+	    PCI_POSSIBLE_ERROR(ctrl))
 		return 0;
 	/* Losing one record to -ENOMEM only hides that function's drift. */
 	xa_store(&baseline, pcieaudit_dev_key(pdev), xa_mk_value(ctrl),
@@ -38,7 +43,8 @@ static int record(struct device *dev, void *data)
  * @pdev: the function
  * @ctrl: set to the recorded value
  *
- * Return: false when nothing was recorded (no ACS capability).
+ * Return: false when nothing was recorded: no ACS capability, or its
+ * control register was not readable when the function was recorded.
  */
 bool pcieaudit_acs_baseline(struct pci_dev *pdev, u16 *ctrl)
 {

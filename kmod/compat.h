@@ -69,6 +69,14 @@
 #endif
 
 /*
+ * The all-ones test of a failed configuration read: PCI_POSSIBLE_ERROR()
+ * came with "PCI: Add PCI_ERROR_RESPONSE and related definitions" (v5.18).
+ */
+#ifndef PCI_POSSIBLE_ERROR
+#define PCI_POSSIBLE_ERROR(val)	((val) == ((typeof(val))~0))
+#endif
+
+/*
  * IOMMU domain types added after v5.10. They are macros, so a missing one is
  * given a value no domain can have; each needs a distinct value to stay a
  * valid switch case.

@@ -2,9 +2,12 @@
 /*
  * Live register reads and kernel state for one PCI function.
  *
- * Read-only: only pci_read_config_*() and pcie_capability_read_*(), never a
- * write. Registers of a disconnected function read as all ones, so they are
- * not reported at all rather than reported wrong.
+ * Read-only: only pci_user_read_config_*(), never a write. Those wait while
+ * the kernel blocks configuration access to the function (a reset), as
+ * sysfs reads do, where pci_read_config_*() and pcie_capability_read_*()
+ * would read the function mid-reset. Nothing here wakes a function: a
+ * function in D3cold, or one that is gone, reads all ones, and then its
+ * registers are reported as unknown rather than as values.
  */
 #include <linux/device.h>
 #include <linux/pci.h>
@@ -14,7 +17,29 @@
 #include "acs_baseline.h"
 #include "dev_facts.h"
 
-/* Mirrors pcie_cap_has_lnkctl(), which is private to drivers/pci. */
+/* Outcome of reading one capability's registers. */
+enum cfg_read {
+	CFG_ABSENT,		/* the function has no such registers */
+	CFG_OK,
+	CFG_UNREADABLE,		/* a read failed or returned all ones */
+};
+
+static bool read_word(struct pci_dev *pdev, int pos, u16 *val)
+{
+	return !pci_user_read_config_word(pdev, pos, val) &&
+	       !PCI_POSSIBLE_ERROR(*val);
+}
+
+static bool read_dword(struct pci_dev *pdev, int pos, u32 *val)
+{
+	return !pci_user_read_config_dword(pdev, pos, val) &&
+	       !PCI_POSSIBLE_ERROR(*val);
+}
+
+/*
+ * Mirrors pcie_cap_has_lnkctl(), which is private to drivers/pci, as
+ * pcie_capability_read_*() apply it: only these types have link registers.
+ */
 static bool has_link_regs(struct pci_dev *pdev)
 {
 	switch (pci_pcie_type(pdev)) {
@@ -31,29 +56,60 @@ static bool has_link_regs(struct pci_dev *pdev)
 	}
 }
 
-static bool read_link(struct pci_dev *pdev, struct pcieaudit_link *l)
+/*
+ * The PCIe capability's registers at pci_pcie_cap() + offset, as
+ * pcie_capability_read_*() find them, but through the blocking reads.
+ * LNKCAP2 and LNKCTL2 exist from capability version 2 on, as
+ * pcie_capability_reg_implemented() has it.
+ */
+static enum cfg_read read_link(struct pci_dev *pdev, struct pcieaudit_link *l)
 {
+	int cap = pci_pcie_cap(pdev);
+
 	if (!pci_is_pcie(pdev) || !has_link_regs(pdev))
-		return false;
-	if (pcie_capability_read_dword(pdev, PCI_EXP_LNKCAP, &l->lnkcap) ||
-	    pcie_capability_read_word(pdev, PCI_EXP_LNKSTA, &l->lnksta))
-		return false;
+		return CFG_ABSENT;
+	if (!read_dword(pdev, cap + PCI_EXP_LNKCAP, &l->lnkcap) ||
+	    !read_word(pdev, cap + PCI_EXP_LNKSTA, &l->lnksta))
+		return CFG_UNREADABLE;
 	l->has_v2 = (pcie_caps_reg(pdev) & PCI_EXP_FLAGS_VERS) > 1;
 	if (l->has_v2 &&
-	    (pcie_capability_read_dword(pdev, PCI_EXP_LNKCAP2, &l->lnkcap2) ||
-	     pcie_capability_read_word(pdev, PCI_EXP_LNKCTL2, &l->lnkctl2)))
-		l->has_v2 = false;
-	return true;
+	    (!read_dword(pdev, cap + PCI_EXP_LNKCAP2, &l->lnkcap2) ||
+	     !read_word(pdev, cap + PCI_EXP_LNKCTL2, &l->lnkctl2)))
+		return CFG_UNREADABLE;
+	return CFG_OK;
 }
 
-static bool read_acs(struct pci_dev *pdev, struct pcieaudit_acs *a)
+static enum cfg_read read_acs(struct pci_dev *pdev, struct pcieaudit_acs *a)
 {
 	a->pos = pcieaudit_acs_pos(pdev);
 	if (!a->pos)
-		return false;
+		return CFG_ABSENT;
 	a->has_ctrl_at_load = pcieaudit_acs_baseline(pdev, &a->ctrl_at_load);
-	return !pci_read_config_word(pdev, a->pos + PCI_ACS_CAP, &a->cap) &&
-	       !pci_read_config_word(pdev, a->pos + PCI_ACS_CTRL, &a->ctrl);
+	if (!read_word(pdev, a->pos + PCI_ACS_CAP, &a->cap) ||
+	    !read_word(pdev, a->pos + PCI_ACS_CTRL, &a->ctrl))
+		return CFG_UNREADABLE;
+	return CFG_OK;
+}
+
+/*
+ * The power state as the function's PMCSR says it; 0 without a PM
+ * capability. Whether configuration space answers at all is decided by
+ * the Class Code and Revision ID, which every function has: not the
+ * Vendor ID, which an SR-IOV VF reads as all ones.
+ */
+static u32 read_power_state(struct pci_dev *pdev, bool *readable)
+{
+	u32 class_rev;
+	u16 pmcsr;
+
+	*readable = read_dword(pdev, PCI_CLASS_REVISION, &class_rev);
+	if (!pdev->pm_cap)
+		return 0;
+	if (!*readable || !read_word(pdev, pdev->pm_cap + PCI_PM_CTRL, &pmcsr)) {
+		*readable = false;
+		return PCIEAUDIT_POWER_UNKNOWN;
+	}
+	return PCIEAUDIT_POWER_D0 + (pmcsr & PCI_PM_CTRL_STATE_MASK);
 }
 
 static u32 dev_flags(struct pci_dev *pdev)
@@ -80,18 +136,31 @@ static u32 dev_flags(struct pci_dev *pdev)
  * @pdev: the function, referenced by the caller, who also holds
  *	pci_lock_rescan_remove() so its IOMMU state is not torn down meanwhile
  * @f: filled in
+ *
+ * Context: may sleep, waiting for a reset of @pdev to finish.
  */
 void pcieaudit_dev_facts_read(struct pci_dev *pdev,
 			      struct pcieaudit_dev_facts *f)
 {
 	struct device_driver *drv;
+	bool readable = false;
+	enum cfg_read acs, link;
 
 	memset(f, 0, sizeof(*f));
 	f->flags = dev_flags(pdev);
-	if (!(f->flags & PCIEAUDIT_DEV_F_DISCONNECTED)) {
-		f->has_acs = read_acs(pdev, &f->acs);
-		f->has_link = read_link(pdev, &f->link);
+	if (f->flags & PCIEAUDIT_DEV_F_DISCONNECTED)
+		f->power_state = pdev->pm_cap ? PCIEAUDIT_POWER_UNKNOWN : 0;
+	else
+		f->power_state = read_power_state(pdev, &readable);
+	if (readable) {
+		acs = read_acs(pdev, &f->acs);
+		link = read_link(pdev, &f->link);
+		/* One register of all ones makes every other one suspect. */
+		readable = acs != CFG_UNREADABLE && link != CFG_UNREADABLE;
+		f->has_acs = readable && acs == CFG_OK;
+		f->has_link = readable && link == CFG_OK;
 	}
+	f->config_unreadable = !readable;
 	pcieaudit_iommu_read(&pdev->dev, &f->iommu);
 
 	/* As dev_driver_string(): the driver may unbind under us. */

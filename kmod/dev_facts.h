@@ -25,6 +25,8 @@ struct pcieaudit_link {
 
 struct pcieaudit_dev_facts {
 	u32 flags;		/* enum pcieaudit_dev_flag */
+	u32 power_state;	/* enum pcieaudit_power_state, 0: no PM cap */
+	bool config_unreadable;	/* registers unknown: all ones, or gone */
 	bool has_acs;
 	bool has_link;
 	struct pcieaudit_acs acs;

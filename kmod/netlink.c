@@ -202,6 +202,12 @@ static int put_dev_attrs(struct sk_buff *skb, struct pci_dev *pdev,
 	if (f->driver[0] &&
 	    nla_put_string(skb, PCIEAUDIT_A_DEV_DRIVER, f->driver))
 		return -EMSGSIZE;
+	if (f->power_state &&
+	    nla_put_u32(skb, PCIEAUDIT_A_DEV_POWER_STATE, f->power_state))
+		return -EMSGSIZE;
+	if (f->config_unreadable &&
+	    nla_put_flag(skb, PCIEAUDIT_A_DEV_CONFIG_UNREADABLE))
+		return -EMSGSIZE;
 	if (f->has_acs && put_acs(skb, &f->acs))
 		return -EMSGSIZE;
 	if (f->has_link && put_link(skb, &f->link))

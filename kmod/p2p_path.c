@@ -27,7 +27,11 @@
 
 #include "p2p_path.h"
 
-/* As pci_bridge_has_acs_redir(): a failed read (all ones) counts too. */
+/*
+ * As pci_bridge_has_acs_redir(): a failed read (all ones) counts too. The
+ * read waits while a reset blocks configuration access, rather than read
+ * the port mid-reset.
+ */
 static bool acs_redirects(struct pci_dev *pdev)
 {
 	u16 pos = pcieaudit_acs_pos(pdev);
@@ -35,7 +39,8 @@ static bool acs_redirects(struct pci_dev *pdev)
 
 	if (!pos)
 		return false;
-	pci_read_config_word(pdev, pos + PCI_ACS_CTRL, &ctrl);
+	if (pci_user_read_config_word(pdev, pos + PCI_ACS_CTRL, &ctrl))
+		ctrl = 0xffff;
 	return ctrl & (PCI_ACS_RR | PCI_ACS_CR | PCI_ACS_EC);
 }
 

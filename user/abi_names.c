@@ -55,6 +55,14 @@ static const char *const iommu_stricts[] = {
 	[PCIEAUDIT_IOMMU_STRICT_LAZY]	= "lazy",
 };
 
+/* PMCSR's states; PCIEAUDIT_POWER_UNKNOWN has no name: JSON says null. */
+static const char *const power_states[] = {
+	[PCIEAUDIT_POWER_D0]	= "D0",
+	[PCIEAUDIT_POWER_D1]	= "D1",
+	[PCIEAUDIT_POWER_D2]	= "D2",
+	[PCIEAUDIT_POWER_D3HOT]	= "D3hot",
+};
+
 static const char *const kernel_statuses[] = {
 	[PCIEAUDIT_P2P_KERNEL_ANSWERED]		= "answered",
 	[PCIEAUDIT_P2P_KERNEL_NOT_BUILT]	= "not_built",
@@ -151,6 +159,11 @@ const char *pa_iommu_strict_name(uint32_t strict)
 	return NAME(iommu_stricts, strict);
 }
 
+const char *pa_power_state_name(uint32_t state)
+{
+	return NAME(power_states, state);
+}
+
 const char *pa_p2p_kernel_status_name(uint32_t status)
 {
 	return NAME(kernel_statuses, status);
@@ -199,6 +212,11 @@ uint32_t pa_iommu_mode_value(const char *name)
 uint32_t pa_iommu_strict_value(const char *name)
 {
 	return VALUE(iommu_stricts, name);
+}
+
+uint32_t pa_power_state_value(const char *name)
+{
+	return VALUE(power_states, name);
 }
 
 uint32_t pa_p2p_kernel_status_value(const char *name)

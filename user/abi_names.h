@@ -34,6 +34,10 @@ const char *pa_iommu_mode_name(uint32_t mode);
 /* "strict" or "lazy"; NULL when absent or undeterminable. */
 const char *pa_iommu_strict_name(uint32_t strict);
 
+/* "D0", "D1", "D2", "D3hot"; NULL when absent (no PM capability), not
+ * readable (PCIEAUDIT_POWER_UNKNOWN) or newer than this CLI. */
+const char *pa_power_state_name(uint32_t state);
+
 /* "answered", "not_built", "withheld_log", "withheld_unsafe"; NULL for a
  * value this CLI does not know. */
 const char *pa_p2p_kernel_status_name(uint32_t status);
@@ -62,6 +66,7 @@ uint32_t pa_domain_type_value(const char *name);
 uint32_t pa_source_value(const char *name);
 uint32_t pa_iommu_mode_value(const char *name);
 uint32_t pa_iommu_strict_value(const char *name);
+uint32_t pa_power_state_value(const char *name);
 uint32_t pa_p2p_kernel_status_value(const char *name);
 uint32_t pa_p2p_map_value(const char *name);
 uint32_t pa_p2p_path_value(const char *name);

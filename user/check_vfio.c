@@ -92,6 +92,9 @@ static void culprit_text(struct pa_sb *sb, const struct pa_device *d)
 	} else if (!is_bridge(d)) {
 		pa_sb_printf(sb, "%s %s is a multifunction device without ACS: its functions share a group",
 			     pa_check_noun(d), bdf);
+	} else if (d->config_unreadable) {
+		pa_sb_printf(sb, "%s %s has ACS unknown: its configuration space is not readable now (D3cold or gone)",
+			     pa_check_noun(d), bdf);
 	} else if (!d->has_acs) {
 		pa_sb_printf(sb, "%s %s has no ACS capability", pa_check_noun(d), bdf);
 	} else {
@@ -151,6 +154,9 @@ static struct pa_remedy culprit_remedy(const struct pa_check *c,
 	if (!is_bridge(d))
 		return (struct pa_remedy){ PA_REMEDY_HARDWARE,
 			"assign all functions of the multifunction device together" };
+	if (d->config_unreadable)
+		return (struct pa_remedy){ PA_REMEDY_COMMAND,
+			"check again while the port is powered (D0): its registers read as all ones now" };
 	if (!d->has_acs)
 		return (struct pa_remedy){ PA_REMEDY_HARDWARE,
 			"move the device to a slot below a root port or switch with ACS (pcie_acs_override= would only hide the sharing)" };

@@ -18,6 +18,7 @@
 #define S32		FIXED(NLA_S32, 4)
 #define STRING		{ .type = NLA_STRING }
 #define NESTED		{ .type = NLA_NESTED }
+#define FLAG		{ .type = NLA_FLAG }
 
 static const struct nla_policy info_policy[PCIEAUDIT_A_INFO_MAX + 1] = {
 	[PCIEAUDIT_A_INFO_MODULE_VERSION]	= STRING,
@@ -72,6 +73,8 @@ static const struct nla_policy dev_policy[PCIEAUDIT_A_DEV_MAX + 1] = {
 	[PCIEAUDIT_A_DEV_LINK]		= NESTED,
 	[PCIEAUDIT_A_DEV_IOMMU]		= NESTED,
 	[PCIEAUDIT_A_DEV_SECONDARY_BUS]	= U8,
+	[PCIEAUDIT_A_DEV_POWER_STATE]	= U32,
+	[PCIEAUDIT_A_DEV_CONFIG_UNREADABLE]	= FLAG,
 };
 
 static const struct nla_policy group_policy[PCIEAUDIT_A_GROUP_MAX + 1] = {
@@ -315,6 +318,12 @@ static void decode_device_scalars(struct nlattr **tb, struct pa_device *d)
 		d->numa_node = nla_get_s32(tb[PCIEAUDIT_A_DEV_NUMA_NODE]);
 	d->has_secondary_bus = tb[PCIEAUDIT_A_DEV_SECONDARY_BUS] != NULL;
 	d->secondary_bus = get_u8(tb[PCIEAUDIT_A_DEV_SECONDARY_BUS]);
+	/* A state newer than this CLI stays as it is: printed as unknown. */
+	d->power_state = get_u32(tb[PCIEAUDIT_A_DEV_POWER_STATE]);
+	/* Disconnected functions had unreadable registers before modules
+	 * said so. */
+	d->config_unreadable = tb[PCIEAUDIT_A_DEV_CONFIG_UNREADABLE] != NULL ||
+			       (d->flags & PCIEAUDIT_DEV_F_DISCONNECTED);
 }
 
 static int decode_device_nests(struct nlattr **tb, struct pa_device *d)

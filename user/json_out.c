@@ -174,6 +174,11 @@ static json_object *device_object(const struct pa_device *dev)
 
 	add_identity(obj, dev);
 	add_topology(obj, dev);
+	add(obj, "power_state",
+	    string_or_null(pa_power_state_name(dev->power_state)));
+	/* When false, acs and link are null because they are unknown. */
+	add(obj, "config_readable",
+	    json_object_new_boolean(!dev->config_unreadable));
 	add(obj, "acs", dev->has_acs ? acs_object(&dev->acs) : NULL);
 	add(obj, "link", dev->has_link ? link_object(&dev->link) : NULL);
 	add(obj, "iommu", dev->has_iommu ? iommu_object(&dev->iommu) : NULL);

@@ -70,6 +70,13 @@ struct pa_device {
 	struct pa_link link;
 	bool has_iommu;
 	struct pa_iommu iommu;
+	/* PMCSR as the function reports it, enum pcieaudit_power_state; 0
+	 * when absent: no PM capability, an older module, sysfs. */
+	uint32_t power_state;
+	/* Configuration space read all ones (D3cold or gone): ACS and link
+	 * are then unknown, not absent, though has_acs and has_link are
+	 * false. Older modules and snapshots never set it. */
+	bool config_unreadable;
 
 	/* From pci.ids, not from the kernel; NULL when unknown. */
 	char *vendor_name;

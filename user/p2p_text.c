@@ -72,6 +72,10 @@ static void print_acs_ctl(FILE *f, const struct pa_device *dev, bool redirects)
 {
 	char flags[PA_ACS_TEXT_LEN];
 
+	if (dev->config_unreadable) {
+		fprintf(f, INDENT "ACS: unknown: not readable now\n");
+		return;
+	}
 	if (!dev->has_acs) {
 		fprintf(f, INDENT "ACS: none\n");
 		return;

@@ -466,6 +466,22 @@ static int parse_links_up(struct ctx *c, json_object *obj, const char *path,
 	return err;
 }
 
+/* Both keys are newer than the first snapshots: absent means a power
+ * state not known and registers that were readable. */
+static int parse_power(struct ctx *c, json_object *obj, const char *path,
+		       struct pa_device *d)
+{
+	int readable;
+	int err = spelling(c, obj, path, "power_state", pa_power_state_value,
+			   &d->power_state);
+
+	if (!err)
+		err = optional_bool(c, obj, path, "config_readable", &readable);
+	d->config_unreadable = (!err && readable == 0) ||
+			       (d->flags & PCIEAUDIT_DEV_F_DISCONNECTED);
+	return err;
+}
+
 static int parse_device(struct ctx *c, json_object *obj, const char *path,
 			struct pa_device *d)
 {
@@ -485,6 +501,8 @@ static int parse_device(struct ctx *c, json_object *obj, const char *path,
 		err = dup_string(c, obj, path, "vendor_name", &d->vendor_name);
 	if (!err)
 		err = dup_string(c, obj, path, "device_name", &d->device_name);
+	if (!err)
+		err = parse_power(c, obj, path, d);
 	if (!err)
 		err = parse_acs(c, obj, path, d);
 	if (!err)

@@ -85,10 +85,42 @@ static void print_sriov(FILE *f, const char *indent, const struct pa_device *dev
 	}
 }
 
+/* "D3hot", or "unknown" when PMCSR did not answer or is newer than us. */
+static const char *power_text(const struct pa_device *dev)
+{
+	if (dev->config_unreadable && !pa_power_state_name(dev->power_state))
+		return "unknown";
+	return or_text(pa_power_state_name(dev->power_state),
+		       dev->power_state ? "unknown" : NULL);
+}
+
+/* Registers read all ones: unknown, which must never read as "none". */
+static bool print_unreadable(FILE *f, const char *indent, const char *what,
+			     const struct pa_device *dev)
+{
+	if (!dev->config_unreadable)
+		return false;
+	fprintf(f, "%s%s: unknown: not readable now (power state %s)\n", indent,
+		what, or_text(power_text(dev), "unknown"));
+	return true;
+}
+
+static void print_power(FILE *f, const char *indent, const struct pa_device *dev)
+{
+	const char *state = power_text(dev);
+
+	if (!state)
+		return;
+	fprintf(f, "%sPower: %s%s\n", indent, state,
+		dev->config_unreadable ? " (D3cold or gone: configuration space not readable)" : "");
+}
+
 static void print_acs(FILE *f, const char *indent, const struct pa_device *dev)
 {
 	char flags[PA_ACS_TEXT_LEN];
 
+	if (print_unreadable(f, indent, "ACS", dev))
+		return;
 	if (!dev->has_acs) {
 		fprintf(f, "%sACS: none\n", indent);
 		return;
@@ -112,7 +144,10 @@ void pa_text_link(FILE *f, const char *indent, const struct pa_device *dev,
 	struct pa_link_state st;
 
 	fprintf(f, "%sLink: ", indent);
-	if (!dev->has_link) {
+	if (dev->config_unreadable) {
+		fprintf(f, "unknown: not readable now (power state %s)",
+			or_text(power_text(dev), "unknown"));
+	} else if (!dev->has_link) {
 		fprintf(f, "none");
 	} else {
 		pa_link_decode(&dev->link, &st);
@@ -155,6 +190,7 @@ static void print_details(FILE *f, const char *indent,
 			  const struct pa_device *dev)
 {
 	print_sriov(f, indent, dev);
+	print_power(f, indent, dev);
 	print_acs(f, indent, dev);
 	pa_text_link(f, indent, dev, NULL);
 	print_iommu(f, indent, dev);

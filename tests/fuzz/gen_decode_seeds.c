@@ -121,6 +121,7 @@ static struct nl_msg *device(const struct dev *d)
 	if (d->driver)
 		nla_put_string(msg, PCIEAUDIT_A_DEV_DRIVER, d->driver);
 	nla_put_s32(msg, PCIEAUDIT_A_DEV_NUMA_NODE, 0);
+	nla_put_u32(msg, PCIEAUDIT_A_DEV_POWER_STATE, PCIEAUDIT_POWER_D0);
 	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_ACS | NLA_F_NESTED);
 	nla_put_u16(msg, PCIEAUDIT_A_ACS_POS, 0x2a0);
 	nla_put_u16(msg, PCIEAUDIT_A_ACS_CAP, 0x5f);

@@ -184,6 +184,41 @@ static void vfio_fail(void **state)
 	check_fixture("vfio-fail.json", VFIO, w, N(w), PA_EXIT_FINDING);
 }
 
+/* A port whose registers read all ones (D3cold): its ACS is unknown, not
+ * missing, and moving hardware is not the remedy. */
+static void unreadable_port(void **state)
+{
+	const struct pa_addr port = { 0, 0, 0x1c << 3 };
+	struct pa_policy pol;
+	struct pa_report rep;
+	struct pa_check c;
+	struct pa_device *d;
+	bool seen = false;
+
+	(void)state;
+	load("vfio-fail.json", &rep);
+	d = (struct pa_device *)pa_report_find(&rep, &port);
+	assert_non_null(d);
+	d->config_unreadable = true;
+	d->has_acs = d->has_link = false;
+	pa_policy_default(&pol);
+	only(&pol, VFIO);
+	assert_int_equal(pa_check_run(&rep, &pol, &c), 0);
+	for (size_t i = 0; i < c.nfindings; i++) {
+		const struct pa_finding *f = &c.findings[i];
+
+		if (f->rule != PA_VFIO_ACS_MISSING || !pa_addr_eq(&f->devices.addrs[0], &port))
+			continue;
+		seen = true;
+		assert_non_null(strstr(f->message, "has ACS unknown"));
+		assert_null(strstr(f->message, "has no ACS capability"));
+		assert_non_null(strstr(f->remedy, "(D0)"));
+	}
+	assert_true(seen);
+	pa_check_clear(&c);
+	pa_report_clear(&rep);
+}
+
 /* pcie_acs_override=downstream,multifunction on Proxmox: groups finer
  * than ACS, each explained by the parameter. */
 static void vfio_override(void **state)
@@ -1078,6 +1113,7 @@ int main(void)
 		cmocka_unit_test(gpudirect_fail),
 		cmocka_unit_test(gpudirect_pass),
 		cmocka_unit_test(vfio_fail),
+		cmocka_unit_test(unreadable_port),
 		cmocka_unit_test(vfio_override),
 		cmocka_unit_test(vfio_pass),
 		cmocka_unit_test(baseline_amd_fail),

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
+#include <linux/pcieaudit.h>
 
 #include "json_out.h"
 
@@ -171,8 +172,8 @@ static void device_keys(void **state)
 		"subsystem_vendor", "subsystem_device", "class", "revision",
 		"vendor_name", "device_name", "pcie_type", "multifunction",
 		"virtfn", "physfn", "bridge", "disconnected", "pf",
-		"secondary_bus", "upstream", "numa_node", "driver", "acs", "link",
-		"iommu",
+		"secondary_bus", "upstream", "numa_node", "driver",
+		"power_state", "config_readable", "acs", "link", "iommu",
 	};
 
 	for (size_t i = 0; i < 4; i++)
@@ -384,6 +385,41 @@ static void info_document(void **state)
 	free(text);
 }
 
+/* A known state by name; unknown (D3cold) is null with config_readable
+ * false, and then acs and link are null too: unknown, not "none". */
+static void power_states(void **state)
+{
+	struct pa_report rep;
+	json_object *root, *devs;
+	char *text;
+	int ret;
+
+	(void)state;
+	test_fixture_report(&rep);
+	rep.devices[1].power_state = PCIEAUDIT_POWER_D0;
+	rep.devices[2].power_state = PCIEAUDIT_POWER_D3HOT;
+	rep.devices[3].power_state = PCIEAUDIT_POWER_UNKNOWN;
+	rep.devices[3].config_unreadable = true;
+	rep.devices[3].has_acs = rep.devices[3].has_link = false;
+	text = test_render(render_report, &rep, &ret);
+	pa_report_clear(&rep);
+	assert_int_equal(ret, 0);
+	root = json_tokener_parse(text);
+	assert_non_null(root);
+	devs = get(root, "devices");
+	check_null(json_object_array_get_idx(devs, 0), "power_state");
+	check_bool(json_object_array_get_idx(devs, 0), "config_readable", true);
+	check_string(json_object_array_get_idx(devs, 1), "power_state", "D0");
+	check_string(json_object_array_get_idx(devs, 2), "power_state", "D3hot");
+	check_bool(json_object_array_get_idx(devs, 2), "config_readable", true);
+	check_null(json_object_array_get_idx(devs, 3), "power_state");
+	check_bool(json_object_array_get_idx(devs, 3), "config_readable", false);
+	check_null(json_object_array_get_idx(devs, 3), "acs");
+	check_null(json_object_array_get_idx(devs, 3), "link");
+	json_object_put(root);
+	free(text);
+}
+
 static void empty_report(void **state)
 {
 	struct pa_report rep = { 0 };
@@ -420,6 +456,7 @@ int main(void)
 		cmocka_unit_test(info_document),
 		cmocka_unit_test(host_and_acs_at_load),
 		cmocka_unit_test(empty_report),
+		cmocka_unit_test(power_states),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,6 +25,10 @@ static void full_report(struct pa_report *rep)
 	test_fixture_report(rep);
 	rep->devices[1].acs.has_ctrl_at_load = true;
 	rep->devices[1].acs.ctrl_at_load = 0x1f;
+	rep->devices[1].power_state = PCIEAUDIT_POWER_D0;
+	rep->devices[2].power_state = PCIEAUDIT_POWER_D3HOT;
+	rep->devices[3].config_unreadable = true;
+	rep->devices[3].has_link = false;
 	rep->has_host = true;
 	rep->host = (struct pa_host){
 		.source = PA_SOURCE_MODULE, .cmdline = strdup("ro \"a b\" quiet"),
@@ -54,6 +58,11 @@ static void round_trip(void **state)
 	assert_true(back.has_host);
 	assert_int_equal(back.host.cpu_family, 25);
 	assert_true(back.devices[1].acs.has_ctrl_at_load);
+	assert_int_equal(back.devices[0].power_state, 0);
+	assert_int_equal(back.devices[1].power_state, PCIEAUDIT_POWER_D0);
+	assert_int_equal(back.devices[2].power_state, PCIEAUDIT_POWER_D3HOT);
+	assert_false(back.devices[2].config_unreadable);
+	assert_true(back.devices[3].config_unreadable);
 	assert_int_equal(back.p2p.npairs, 1);
 	pa_report_clear(&rep);
 	pa_report_clear(&back);
@@ -201,6 +210,12 @@ static const struct {
 	  "hop 0000:07:00.0 is not in devices" },
 	{ HEAD DEV("") "," DEV2("") "], \"p2p\": [{\"a\": \"0000:01:00.0\", \"b\": \"0000:02:00.0\"}, {\"a\": \"0000:01:00.0\", \"b\": \"0000:02:00.0\"}]}",
 	  "p2p[a=0000:01:00.0,b=0000:02:00.0]: listed twice" },
+	{ HEAD DEV(", \"power_state\": \"D3cold\"") TAIL,
+	  "devices[0].power_state: unknown value \"D3cold\"" },
+	{ HEAD DEV(", \"power_state\": 3") TAIL,
+	  "devices[0].power_state: expected string, found int" },
+	{ HEAD DEV(", \"config_readable\": \"no\"") TAIL,
+	  "devices[0].config_readable: expected boolean, found string" },
 	{ HEAD DEV("") "], \"host\": 1}", "host: expected object, found int" },
 	{ HEAD DEV("") "], \"host\": {\"numa_nodes\": 0}}", "host.numa_nodes: 0 out of range 1..65536" },
 	{ HEAD DEV("") "], \"host\": {\"cmdline\": [\"ro\"]}}", "host.cmdline: expected string, found array" },
@@ -240,6 +255,9 @@ static void minimal_and_unknown_keys(void **state)
 	assert_int_equal(rep.ndevices, 1);
 	assert_int_equal(rep.devices[0].numa_node, -1);
 	assert_int_equal(rep.devices[0].pcie_type, -1);
+	/* Snapshots older than power states: unknown state, readable. */
+	assert_int_equal(rep.devices[0].power_state, 0);
+	assert_false(rep.devices[0].config_unreadable);
 	assert_false(rep.has_p2p);
 	assert_false(rep.has_host);
 	assert_int_equal(rep.host.numa_nodes, -1);

@@ -183,6 +183,37 @@ static void roots_on_two_buses(void **state)
 	free(text);
 }
 
+/* The power state in the tree; registers that read all ones are unknown,
+ * never "none". */
+static void power_and_unreadable(void **state)
+{
+	struct pa_report rep;
+	char *text;
+	int ret;
+
+	(void)state;
+	test_fixture_report(&rep);
+	rep.devices[1].power_state = PCIEAUDIT_POWER_D0;
+	rep.devices[2].power_state = PCIEAUDIT_POWER_D3HOT;
+	rep.devices[3].power_state = PCIEAUDIT_POWER_UNKNOWN;
+	rep.devices[3].config_unreadable = true;
+	text = test_render(render_report, &rep, &ret);
+	pa_report_clear(&rep);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(text, "   |  Power: D0\n   |  ACSCap: "));
+	assert_non_null(strstr(text, "   |     SR-IOV: PF with VFs enabled\n"
+				     "   |     Power: D3hot\n"
+				     "   |     ACS: none\n"));
+	assert_non_null(strstr(text,
+		"         Power: unknown (D3cold or gone: configuration space not readable)\n"
+		"         ACS: unknown: not readable now (power state unknown)\n"
+		"         Link: unknown: not readable now (power state unknown)\n"
+		"         IOMMU: none\n"));
+	/* No PM capability: no line. */
+	assert_null(strstr(text, "0000:00:00.0 PCI Device [8086:1234] Host bridge: Intel Corporation Test Host Bridge (no driver, NUMA node 0)\n|     Power"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +223,7 @@ int main(void)
 		cmocka_unit_test(lone_device),
 		cmocka_unit_test(upstream_cycle),
 		cmocka_unit_test(roots_on_two_buses),
+		cmocka_unit_test(power_and_unreadable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -311,6 +311,72 @@ if [ $HAVE = 1 ]; then
 	errpath no_sys_admin_dump_devs 0 "$(grep -c '^dev ' "$R/no-sys-admin-dump.txt")"
 fi
 
+# Power states and resets, on one endpoint with a PM capability (not the
+# VFIO one): its driver is unbound first, so nothing else touches it.
+# PMCSR's power-state bits set to 3 (D3hot) with setpci: snapshot "d3hot",
+# whose report must say D3hot where lspci's PM Status line says D3; then D0
+# again. Then the function is reset (sysfs reset, whatever method the kernel
+# picks) in a loop while JSON reports run, none of which may show its
+# registers as all ones: the module's reads wait out each reset.
+pm_target=
+for d in /sys/bus/pci/devices/*; do
+	b=${d##*/}
+	[ "$b" = "$VFIO_BDF" ] && continue
+	[ -L "$d/physfn" ] && continue
+	flags=$(setpci -s "$b" CAP_EXP+2.w 2>/dev/null) || continue
+	[ $(((0x$flags >> 4) & 0xf)) -eq 0 ] || continue
+	setpci -s "$b" CAP_PM+4.w >/dev/null 2>&1 || continue
+	pm_target=$b
+	break
+done
+fact d3hot_bdf "${pm_target:-none}"
+if [ $HAVE = 1 ] && [ -n "$pm_target" ]; then
+	# Not $d: the snapshot helpers loop over it.
+	pm_dev=/sys/bus/pci/devices/$pm_target
+	pm_driver=
+	if [ -L "$pm_dev/driver" ]; then
+		pm_driver=$(basename "$(readlink -f "$pm_dev/driver")")
+		echo "$pm_target" >"$pm_dev/driver/unbind"
+	fi
+	fact d3hot_driver "${pm_driver:-none}"
+	fact d3hot_pmcsr_before "$(setpci -s "$pm_target" CAP_PM+4.w)"
+	setpci -s "$pm_target" CAP_PM+4.w=0003:0003
+	fact d3hot_pmcsr "$(setpci -s "$pm_target" CAP_PM+4.w)"
+	snapshot "$R/d3hot"
+	$T $CLI report >"$R/d3hot/report.txt" 2>&1
+	setpci -s "$pm_target" CAP_PM+4.w=0000:0003
+	fact d3hot_pmcsr_after "$(setpci -s "$pm_target" CAP_PM+4.w)"
+	log "D3hot: $pm_target (driver ${pm_driver:-none}) report rc $(cat "$R/d3hot/report.rc")"
+
+	# The reset loop runs in the background; reports run until it ends.
+	fact reset_bdf "${pm_dev##*/}"
+	[ -r "$pm_dev/reset_method" ] && fact reset_method "$(cat "$pm_dev/reset_method")"
+	mkdir -p "$R/reset"
+	(
+		i=0 ok=0
+		while [ $i -lt 20 ]; do
+			i=$((i + 1))
+			echo 1 2>/dev/null >"$pm_dev/reset" && ok=$((ok + 1))
+		done
+		echo "$ok" >"$R/reset/resets-ok"
+	) &
+	reset_pid=$!
+	n=0
+	while [ $n -lt 40 ] && kill -0 $reset_pid 2>/dev/null; do
+		n=$((n + 1))
+		$T $CLI report --json >"$R/reset/report-$n.json" 2>"$R/reset/report-$n.err"
+		echo $? >"$R/reset/report-$n.rc"
+	done
+	wait $reset_pid
+	fact reset_reports $n
+	fact reset_ok "$(cat "$R/reset/resets-ok" 2>/dev/null)"
+	if [ -n "$pm_driver" ]; then
+		echo "$pm_target" >"/sys/bus/pci/drivers/$pm_driver/bind" 2>/dev/null
+		fact d3hot_rebound "$(basename "$(readlink -f "$pm_dev/driver" 2>/dev/null)")"
+	fi
+	log "reset: $pm_target: $(cat "$R/reset/resets-ok" 2>/dev/null) resets, $n reports"
+fi
+
 # VFIO ownership (pa_vfio=BDF): bind the function to vfio-pci and take one
 # more snapshot while vfio-hold keeps its group in a type1 container, where
 # the attached domain is unmanaged and no longer the default one. Last,

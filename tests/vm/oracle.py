@@ -76,7 +76,10 @@ DMESG_BAD = ["BUG:", "WARNING:", "Oops", "general protection", "KASAN", "UBSAN"]
 
 # What the guest records: snap1 (after insmod), snap2 (after the setpci ACS
 # change), vfio (a function's group held in a VFIO container; optional).
-SNAPSHOTS = ("snap1", "snap2", "vfio")
+SNAPSHOTS = ("snap1", "snap2", "vfio", "d3hot")
+# lspci's "Status: D<n>" of the PM capability, as the JSON spells it.
+POWER_BY_LSPCI = {"D0": "D0", "D1": "D1", "D2": "D2", "D3": "D3hot"}
+POWER_BY_PMCSR = {0: "D0", 1: "D1", 2: "D2", 3: "D3hot"}
 # info.features bits that only say how the kernel was built, and the option.
 BUILD_FEATURES = {"p2pdma": "CONFIG_PCI_P2PDMA", "iommu_api": "CONFIG_IOMMU_API",
                   "pci_iov": "CONFIG_PCI_IOV", "pci_ats": "CONFIG_PCI_ATS"}
@@ -114,7 +117,8 @@ def parse_lspci(text):
         if m:
             cur = {"express": None, "lnkcap": None, "lnksta": None,
                    "target_speed": None, "acs": None, "driver": None,
-                   "iommu_group": None, "caps": [], "denied": False}
+                   "iommu_group": None, "caps": [], "denied": False,
+                   "pm": None, "power": None}
             devs[m.group(1)] = cur
             cap = None
             continue
@@ -134,6 +138,9 @@ def parse_lspci(text):
                 cap = "Express"
             elif cap == "Access Control Services":
                 cur["acs"] = {"pos": pos, "cap_flags": None, "ctrl_flags": None}
+            elif cap.startswith("Power Management"):
+                cur["pm"] = pos
+                cap = "Power Management"
             continue
         if re.match(r"^\tCapabilities: <access denied>", line):
             cur["denied"] = True
@@ -160,6 +167,10 @@ def parse_lspci(text):
             m = re.match(r"^\t\tLnkCtl2:\s+Target Link Speed: ([^,]+),", line)
             if m:
                 cur["target_speed"] = parse_speed(m.group(1))
+        elif cap == "Power Management":
+            m = re.match(r"^\t\tStatus: (D[0-3]) ", line)
+            if m:
+                cur["power"] = POWER_BY_LSPCI[m.group(1)]
         elif cap == "Access Control Services":
             m = re.match(r"^\t\tACSCap:\s+(.*)$", line)
             if m:
@@ -308,6 +319,38 @@ def hexint(s):
     return int(s, 16)
 
 
+def pm_candidates(snap, vfio_bdf=None):
+    """Endpoints with a PM capability, not VFs, as guest-init.sh picks one
+    to put into D3hot (it takes the first)."""
+    return [b for b in sorted(snap.lspci)
+            if snap.lspci[b]["pm"] is not None and snap.lspci[b]["express"]
+            and snap.lspci[b]["express"]["type"] == "endpoint"
+            and "physfn" not in snap.sysfs.get(b, {}) and b != vfio_bdf]
+
+
+def report_device(rep, bdf):
+    for d in (rep or {}).get("devices") or []:
+        if isinstance(d, dict) and d.get("bdf") == bdf:
+            return d
+    return None
+
+
+def text_block(path, bdf):
+    """The lines of a text report from bdf's device line to the next one."""
+    if not os.path.exists(path):
+        return ""
+    lines = read_text(path).splitlines()
+    for i, line in enumerate(lines):
+        if re.search(rf"[-\\]- {re.escape(bdf)} ", line):
+            block = [line]
+            for nxt in lines[i + 1:]:
+                if re.search(r"- [0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7] ", nxt):
+                    break
+                block.append(nxt)
+            return "\n".join(block)
+    return ""
+
+
 def expected_device(snap, bdf):
     """The oracle's view of one function, keyed like the JSON contract."""
     s = snap.sysfs[bdf]
@@ -337,6 +380,10 @@ def expected_device(snap, bdf):
         "bridge": "subordinate" in s,
         "secondary_bus": int(s["subordinate"].split(":")[1], 16) if "subordinate" in s else None,
         "disconnected": False,
+        # PMCSR as lspci decodes it; null without a PM capability. Every
+        # function of a test VM answers configuration reads.
+        "power_state": lp.get("power"),
+        "config_readable": True,
     }
     acs = lp.get("acs")
     if acs:
@@ -472,6 +519,12 @@ class Checker:
                 code = cfg.r16(xp + 2) >> 4 & 0xF
                 if lx["type"] is None or PCIE_TYPE_BY_CODE.get(code) != lx["type"]:
                     self.err(w, f"lspci Express type '{lx['words']}' vs config type {code}")
+            pm = cfg.cap(0x01)
+            if (pm is None) != (lp["pm"] is None) or (lp["pm"] and lp["pm"] != pm):
+                self.err(w, f"PM capability: lspci {lp['pm']} config {pm}")
+            elif pm is not None and lp["power"] != POWER_BY_PMCSR[cfg.r16(pm + 4) & 3]:
+                self.err(w, f"lspci power state {lp['power']} != config PMCSR "
+                         f"{cfg.r16(pm + 4):#06x}")
             ap = cfg.ecap(0x000D)
             la = lp["acs"]
             if (ap is None) != (la is None) or (la and la["pos"] != ap):
@@ -587,7 +640,8 @@ class Checker:
             self.eq(where, "multifunction", d.get("multifunction", "<absent>"), e["multifunction"])
         elif not isinstance(d.get("multifunction"), bool):
             self.err(where, f"multifunction not a bool: {fmt(d.get('multifunction'))}")
-        for k in ("bridge", "secondary_bus", "disconnected"):
+        for k in ("bridge", "secondary_bus", "disconnected", "power_state",
+                  "config_readable"):
             self.eq(where, k, d.get(k, "<absent>"), e[k])
         if self.names is not None:
             for k, lname in zip(("vendor_name", "device_name"), self.names.get(d["bdf"], (None, None))):
@@ -769,6 +823,81 @@ class Checker:
                      "no_sys_admin", "no_sys_admin_dump", "no_sys_admin_dump_devs"):
             if name not in seen:
                 self.err("error-paths", f"{name} was not run")
+
+    # -- power states and resets (guest-init.sh) -------------------------------
+
+    def power(self, results, facts, snaps, reps):
+        """An endpoint put into D3hot with setpci must be reported in D3hot,
+        as lspci's PM Status says; while it is reset in a loop, no report
+        may show its registers as all ones (or unreadable)."""
+        where = "power"
+        bdf = facts.get("d3hot_bdf")
+        if bdf is None:
+            self.err(where, "the power-state step was not run")
+            return
+        if bdf == "none":
+            if pm_candidates(snaps["snap1"], facts.get("vfio_bdf")):
+                self.err(where, "no endpoint was put into D3hot, though one has a PM capability")
+            return
+        self.count("power state")
+        snap, rep = snaps.get("d3hot"), reps.get("d3hot")
+        if snap is None or rep is None:
+            self.err(where, f"{bdf}: no report while it was in D3hot")
+        else:
+            lp = snap.lspci.get(bdf, {})
+            if lp.get("power") != "D3hot":
+                self.err(where, f"{bdf}: lspci says {lp.get('power')} after setpci "
+                         f"(PMCSR {facts.get('d3hot_pmcsr')}), not D3: the test did nothing")
+            d = report_device(rep, bdf)
+            self.eq(f"{where} {bdf}", "power_state in D3hot",
+                    d.get("power_state", "<absent>") if d else "<no device>", "D3hot")
+            block = text_block(os.path.join(results, "d3hot", "report.txt"), bdf)
+            if "Power: D3hot" not in block:
+                self.err(where, f"{bdf}: the text report does not say 'Power: D3hot': {block!r}")
+        drv = facts.get("d3hot_driver")
+        if drv and drv != "none" and facts.get("d3hot_rebound") != drv:
+            self.err(where, f"{bdf}: bound to {facts.get('d3hot_rebound')} after the "
+                     f"test, not to {drv} again")
+        after = facts.get("d3hot_pmcsr_after", "")
+        if not re.match(r"^[0-9a-f]{4}$", after) or int(after, 16) & 3:
+            self.err(where, f"{bdf}: not back in D0 after the test (PMCSR {after!r})")
+
+        rb = facts.get("reset_bdf")
+        if rb != bdf:
+            self.err(where, f"the reset loop ran on {rb}, not {bdf}")
+            return
+        n, ok = int(facts.get("reset_reports") or 0), int(facts.get("reset_ok") or 0)
+        if ok == 0:
+            self.err(where, f"{rb}: no reset succeeded (reset_method {facts.get('reset_method')})")
+        if n < 2:
+            self.err(where, f"{rb}: only {n} reports ran during the resets")
+        want = expected_device(snaps["snap1"], rb)
+        for i in range(1, n + 1):
+            w = f"{where} reset report {i} {rb}"
+            self.count("report during reset")
+            rcp = os.path.join(results, "reset", f"report-{i}.rc")
+            rc = read_text(rcp).strip() if os.path.exists(rcp) else None
+            if rc != "0":
+                self.err(w, f"report --json exited {rc}")
+                continue
+            try:
+                d = report_device(json.loads(read_text(
+                    os.path.join(results, "reset", f"report-{i}.json"))), rb)
+            except (OSError, ValueError) as exc:
+                self.err(w, f"does not parse: {exc}")
+                continue
+            if d is None:
+                self.err(w, "the function is missing")
+                continue
+            self.eq(w, "config_readable", d.get("config_readable", "<absent>"), True)
+            self.eq(w, "power_state", d.get("power_state", "<absent>"), want["power_state"])
+            for k in ("acs", "link"):
+                if (d.get(k) is None) != (want[k] is None):
+                    self.err(w, f"{k}: {fmt(d.get(k))}, want {'null' if want[k] is None else 'an object'}")
+            for nest, reg, ones in (("acs", "cap", 0xFFFF), ("acs", "ctrl", 0xFFFF),
+                                    ("link", "lnkcap", 0xFFFFFFFF), ("link", "lnksta", 0xFFFF)):
+                if isinstance(d.get(nest), dict) and d[nest].get(reg) == ones:
+                    self.err(w, f"{nest}.{reg} reads all ones ({ones:#x}) during a reset")
 
     # -- dumps across parts (dump-probe.c) -----------------------------------
 
@@ -1638,6 +1767,7 @@ def judge(results, expects, allow_missing=False, quiet=False):
         if "snap2" in snaps:
             c.acs_change(results, reps.get("snap1"), reps.get("snap2"), snaps["snap2"])
         c.errpaths(results)
+        c.power(results, facts, snaps, reps)
         c.dumps(results, facts)
         c.p2p_expectations(c.p2p(results, facts), expects)
     elif "snap2" in snaps:
@@ -1735,6 +1865,66 @@ def synth_report(snap, kernel, default_mode, kconfig=None):
             "p2p": pairs}
 
 
+def synth_d3hot(good, vfio_bdf):
+    """What guest-init.sh's power step records, from the fixture's snap1:
+    the first candidate endpoint's PMCSR set to D3hot in lspci and config
+    space (snapshot d3hot). Returns the function, or None."""
+    snap1 = Snapshot(os.path.join(good, "snap1"))
+    cands = pm_candidates(snap1, vfio_bdf)
+    facts = os.path.join(good, "facts.txt")
+    if not cands:
+        with open(facts, "a", encoding="utf-8") as f:
+            f.write("d3hot_bdf=none\n")
+        return None
+    bdf = cands[0]
+    d3 = os.path.join(good, "d3hot")
+    os.makedirs(d3)
+    for name in ("lspci.txt", "lspci-mm.txt", "sysfs.tsv", "groups.tsv", "config.hex"):
+        if os.path.exists(os.path.join(good, "snap1", name)):
+            shutil.copy(os.path.join(good, "snap1", name), d3)
+    out, cur, pm = [], None, False
+    for line in read_text(os.path.join(d3, "lspci.txt")).splitlines():
+        m = re.match(r"^([0-9a-f]{4}:\S+) ", line)
+        if m:
+            cur = m.group(1)
+        if line.startswith("\tCapabilities:"):
+            pm = "Power Management" in line
+        if cur == bdf and pm and line.startswith("\t\tStatus: D0 "):
+            line = line.replace("Status: D0 ", "Status: D3 ", 1)
+        out.append(line)
+    with open(os.path.join(d3, "lspci.txt"), "w", encoding="utf-8") as f:
+        f.write("\n".join(out) + "\n")
+    out = []
+    for line in read_text(os.path.join(d3, "config.hex")).splitlines():
+        if line.startswith(bdf + " "):
+            raw = bytearray(bytes.fromhex(line.split()[1]))
+            raw[snap1.lspci[bdf]["pm"] + 4] |= 3
+            line = f"{bdf} {raw.hex()}"
+        out.append(line)
+    with open(os.path.join(d3, "config.hex"), "w", encoding="utf-8") as f:
+        f.write("\n".join(out) + "\n")
+    with open(os.path.join(d3, "report.txt"), "w", encoding="utf-8") as f:
+        f.write(f"\\- {bdf} Endpoint [1234:0001] unknown vendor unknown device (no driver, NUMA node unknown)\n"
+                "      Power: D3hot\n      ACS: none\n")
+    with open(facts, "a", encoding="utf-8") as f:
+        f.write(f"d3hot_bdf={bdf}\nd3hot_pmcsr=0003\nd3hot_pmcsr_after=0000\n")
+    return bdf
+
+
+def synth_resets(good, bdf):
+    """Reports during the reset loop: snap1's, which a correct module gives."""
+    if bdf is None:
+        return
+    os.makedirs(os.path.join(good, "reset"))
+    for i in (1, 2, 3):
+        shutil.copy(os.path.join(good, "snap1", "report.json"),
+                    os.path.join(good, "reset", f"report-{i}.json"))
+        with open(os.path.join(good, "reset", f"report-{i}.rc"), "w", encoding="utf-8") as f:
+            f.write("0\n")
+    with open(os.path.join(good, "facts.txt"), "a", encoding="utf-8") as f:
+        f.write(f"reset_bdf={bdf}\nreset_reports=3\nreset_ok=20\n")
+
+
 def _dev(rep, pred):
     for d in rep["devices"]:
         if pred(d):
@@ -1742,7 +1932,7 @@ def _dev(rep, pred):
     raise LookupError("self-test fixture lacks a device the mutation needs")
 
 
-def _mutations(change_bdf, vfio_group):
+def _mutations(change_bdf, vfio_group, d3hot_bdf=None):
     """(name, snapshot it applies to, function mutating report or results dir)."""
     def acs_dev(d):
         return d["acs"] is not None
@@ -1893,6 +2083,34 @@ def _mutations(change_bdf, vfio_group):
         rep["info"]["iommu_default_mode"] = {"passthrough": "translated"}.get(
             rep["info"]["iommu_default_mode"], "passthrough")
 
+    def power_state(rep):
+        d = _dev(rep, lambda d: d.get("power_state") == "D0")
+        d["power_state"] = "D3hot"
+
+    def power_state_absent(rep):
+        """As a module before power states (and its CLI) reports."""
+        for d in rep["devices"]:
+            d.pop("power_state", None)
+            d.pop("config_readable", None)
+
+    def config_unreadable(rep):
+        d = _dev(rep, acs_dev)
+        d.update(config_readable=False, acs=None, link=None)
+
+    def d3hot_missed(rep):
+        _dev(rep, lambda d: d["bdf"] == d3hot_bdf)["power_state"] = "D0"
+
+    def reset_all_ones(results):
+        path = os.path.join(results, "reset", "report-2.json")
+        rep = json.loads(read_text(path))
+        d = _dev(rep, lambda d: d["bdf"] == d3hot_bdf)
+        if d["link"]:
+            d["link"]["lnksta"] = 0xFFFF
+        else:
+            d["config_readable"] = False
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(rep, f)
+
     def stale_ctrl(rep):
         d = _dev(rep, lambda d: d["bdf"] == change_bdf)
         d["acs"]["ctrl"] ^= 1 << 2
@@ -1975,11 +2193,15 @@ def _mutations(change_bdf, vfio_group):
             schema, bool_as_int, acs_raw_only, link_speed, target_speed, lnksta_raw,
             other_members, domain_source, secondary_bus, bridge, device_name,
             device_count, iommu_strict, iommu_mode, p2p_rules_other_kernel,
-            p2p_rules_missing, p2p_json_agreement, p2p_json_modelled_on]
+            p2p_rules_missing, p2p_json_agreement, p2p_json_modelled_on, power_state,
+            power_state_absent, config_unreadable]
     out = [(f.__name__, "snap1", f) for f in rep1]
     out.append(("stale_ctrl_after_setpci", "snap2", stale_ctrl))
     out.append(("vfio_domain_not_unmanaged", "vfio", vfio_domain))
     out.append(("vfio_wrong_default", "vfio", vfio_default))
+    if d3hot_bdf:
+        out.append(("d3hot_reported_as_d0", "d3hot", d3hot_missed))
+        out.append(("reset_all_ones", None, reset_all_ones))
     out += [(f.__name__, None, f) for f in (errpath, errpath_unpriv, errpath_no_sys_admin,
                                                errpath_dump_no_sys_admin, dmesg_warn,
                                                dmesg_bug, insmod_failed,
@@ -2020,6 +2242,7 @@ def selftest(fixture):
             f.write("".join(f"{k}={v}\n" for k, v in kconfig.items()))
         if os.path.isdir(os.path.join(good, "p2p")):
             synth_p2p(good)
+        d3hot_bdf = synth_d3hot(good, facts.get("vfio_bdf"))
         for tag in SNAPSHOTS:
             if not os.path.isdir(os.path.join(good, tag)):
                 continue
@@ -2035,6 +2258,7 @@ def selftest(fixture):
                 json.dump(rep, f, indent=1)
             with open(os.path.join(good, tag, "report.rc"), "w", encoding="utf-8") as f:
                 f.write("0\n")
+        synth_resets(good, d3hot_bdf)
         errs = judge(good, expects, quiet=True)
         if errs:
             ok = False
@@ -2045,7 +2269,7 @@ def selftest(fixture):
             print("selftest ok: correct report accepted")
 
         change_bdf = read_kv(os.path.join(good, "acs_change.txt")).get("bdf")
-        for name, tag, mutate in _mutations(change_bdf, facts.get("vfio_group")):
+        for name, tag, mutate in _mutations(change_bdf, facts.get("vfio_group"), d3hot_bdf):
             if tag and not os.path.isdir(os.path.join(good, tag)):
                 continue
             bad = os.path.join(base, name)

@@ -54,9 +54,13 @@
  *   both exist and differ, PCIEAUDIT_A_PAIR_AGREEMENT says so.
  *
  * Register values are raw and read live from configuration space; the module
- * never writes configuration space. Values the module derives itself rather
- * than taking from a kernel API are marked as such in the attribute's
- * documentation.
+ * never writes configuration space. Reads wait while the kernel blocks
+ * configuration access to a function (during a reset), as sysfs reads do,
+ * and never wake a function from a low-power state. A register that reads
+ * all ones is not a value: the function is in D3cold or gone, and the
+ * registers are reported as unknown (PCIEAUDIT_A_DEV_CONFIG_UNREADABLE).
+ * Values the module derives itself rather than taking from a kernel API are
+ * marked as such in the attribute's documentation.
  */
 #ifndef _UAPI_LINUX_PCIEAUDIT_H
 #define _UAPI_LINUX_PCIEAUDIT_H
@@ -176,6 +180,24 @@ enum pcieaudit_dev_flag {
 };
 
 /**
+ * enum pcieaudit_power_state - PCIEAUDIT_A_DEV_POWER_STATE values: the
+ *	power state a function's PM Control/Status register (PMCSR) reports
+ * @PCIEAUDIT_POWER_UNKNOWN: not readable now: PMCSR read all ones or the
+ *	read failed, as in D3cold or for a function that is gone.
+ * @PCIEAUDIT_POWER_D0: D0, fully on.
+ * @PCIEAUDIT_POWER_D1: D1.
+ * @PCIEAUDIT_POWER_D2: D2.
+ * @PCIEAUDIT_POWER_D3HOT: D3hot; configuration space still answers.
+ */
+enum pcieaudit_power_state {
+	PCIEAUDIT_POWER_UNKNOWN = 1,
+	PCIEAUDIT_POWER_D0,
+	PCIEAUDIT_POWER_D1,
+	PCIEAUDIT_POWER_D2,
+	PCIEAUDIT_POWER_D3HOT,
+};
+
+/**
  * enum pcieaudit_info_attr - PCIEAUDIT_CMD_INFO_GET reply
  * @PCIEAUDIT_A_INFO_MODULE_VERSION: string, module version.
  * @PCIEAUDIT_A_INFO_KERNEL_RELEASE: string, running kernel's release.
@@ -232,7 +254,8 @@ enum pcieaudit_addr_attr {
  * @PCIEAUDIT_A_ACS_CAP: u16, ACS Capability register, raw.
  * @PCIEAUDIT_A_ACS_CTRL: u16, ACS Control register, raw, read live.
  * @PCIEAUDIT_A_ACS_CTRL_AT_LOAD: u16, the ACS Control register as it read
- *	when the module loaded, or when the function was added after that.
+ *	when the module loaded, or when the function was added after that;
+ *	absent when it was not readable then (D3cold), so unknown.
  *	A difference from PCIEAUDIT_A_ACS_CTRL means ACS changed since, and
  *	IOMMU groups formed at boot may claim isolation ACS no longer gives.
  */
@@ -316,6 +339,15 @@ enum pcieaudit_iommu_attr {
  * @PCIEAUDIT_A_DEV_LINK: nest, enum pcieaudit_link_attr.
  * @PCIEAUDIT_A_DEV_IOMMU: nest, enum pcieaudit_iommu_attr.
  * @PCIEAUDIT_A_DEV_SECONDARY_BUS: u8, subordinate bus number of a bridge.
+ * @PCIEAUDIT_A_DEV_POWER_STATE: u32, enum pcieaudit_power_state, read live
+ *	from PMCSR without waking the function (the kernel's own record of
+ *	the state may differ); absent when the function has no Power
+ *	Management capability.
+ * @PCIEAUDIT_A_DEV_CONFIG_UNREADABLE: flag, present when configuration
+ *	space could not be read now: a read failed or returned all ones (the
+ *	function is in D3cold or gone), or the function is disconnected.
+ *	PCIEAUDIT_A_DEV_ACS and PCIEAUDIT_A_DEV_LINK are then absent because
+ *	their registers are unknown, not because the function lacks them.
  */
 enum pcieaudit_dev_attr {
 	PCIEAUDIT_A_DEV_ADDR = 1,
@@ -336,6 +368,8 @@ enum pcieaudit_dev_attr {
 	PCIEAUDIT_A_DEV_LINK,
 	PCIEAUDIT_A_DEV_IOMMU,
 	PCIEAUDIT_A_DEV_SECONDARY_BUS,
+	PCIEAUDIT_A_DEV_POWER_STATE,
+	PCIEAUDIT_A_DEV_CONFIG_UNREADABLE,
 
 	__PCIEAUDIT_A_DEV_MAX,
 	PCIEAUDIT_A_DEV_MAX = __PCIEAUDIT_A_DEV_MAX - 1
