@@ -341,7 +341,8 @@ def text_block(path, bdf):
         return ""
     lines = read_text(path).splitlines()
     for i, line in enumerate(lines):
-        if re.search(rf"[-\\]- {re.escape(bdf)} ", line):
+        # "+- " before a device with siblings below it, "\- " before the last.
+        if re.search(rf"[+\\]- {re.escape(bdf)} ", line):
             block = [line]
             for nxt in lines[i + 1:]:
                 if re.search(r"- [0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7] ", nxt):
@@ -1600,6 +1601,20 @@ def p2p_pair_selftest():
     return ok
 
 
+def text_block_selftest():
+    """A device's block is found whichever tree glyph leads it."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write("+- 0000:00:02.0 Root Port\n|  +- 0000:01:00.0 Endpoint\n|  |     Power: D3hot\n"
+                "|  \\- 0000:01:00.1 Endpoint\n|        Power: D0\n")
+    try:
+        ok = text_block(f.name, "0000:01:00.0").endswith("Power: D3hot") and \
+            text_block(f.name, "0000:01:00.1").endswith("Power: D0")
+    finally:
+        os.unlink(f.name)
+    print("selftest ok: text report blocks" if ok else "selftest FAIL: text report blocks")
+    return ok
+
+
 def kernel_wording_selftest():
     """Per-version facts come from the kernel: both ACS log wordings, and
     the lazy domain's name from the build options."""
@@ -2671,6 +2686,7 @@ def main():
         ok = dump_selftest() and ok
         ok = p2p_pair_selftest() and ok
         ok = kernel_wording_selftest() and ok
+        ok = text_block_selftest() and ok
         if not args.fixture:
             for name in sorted({n for n, _, _ in _p2p_mutations()} - P2P_APPLIED):
                 ok = False
