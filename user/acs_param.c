@@ -10,17 +10,6 @@
 #include "acs.h"
 #include "bdf.h"
 
-static char *dup_range(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
 static const char *option_name(enum pa_acs_param param)
 {
 	return param == PA_ACS_PARAM_CONFIG_ACS ? "config_acs=" :
@@ -57,7 +46,7 @@ int pa_acs_request_find(const struct pa_cmdline *cl, enum pa_acs_param param,
 	}
 	if (!found)
 		return 0;
-	value = dup_range(found, flen);
+	value = strndup(found, flen);
 	if (!value)
 		return -ENOMEM;
 	err = pa_acs_request_parse(param, value, r);
@@ -182,7 +171,7 @@ int pa_acs_request_parse(enum pa_acs_param param, const char *value,
 			return -ENOMEM;
 		}
 		r->entries = v;
-		v[r->n] = (struct pa_acs_entry){ .text = dup_range(value, len) };
+		v[r->n] = (struct pa_acs_entry){ .text = strndup(value, len) };
 		if (!v[r->n].text) {
 			pa_acs_request_clear(r);
 			return -ENOMEM;

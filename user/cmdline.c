@@ -6,17 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *dup_range(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
 /* next_arg(): a quote toggles quoting anywhere in the word. */
 static size_t word_length(const char *s)
 {
@@ -43,7 +32,7 @@ static void strip_quotes(char *s)
 
 static int add_param(struct pa_cmdline *cl, const char *word, size_t len)
 {
-	struct pa_param p = { .text = dup_range(word, len) };
+	struct pa_param p = { .text = strndup(word, len) };
 	struct pa_param *v;
 	char *eq;
 
