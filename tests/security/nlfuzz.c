@@ -775,7 +775,7 @@ static void failure(unsigned long idx, const uint8_t *req, size_t len,
 
 /* ---- reply decoding by the UAPI layout ---------------------------------- */
 
-enum kind { K_NONE, K_U8, K_U16, K_U32, K_S32, K_STR, K_NEST };
+enum kind { K_NONE, K_U8, K_U16, K_U32, K_S32, K_STR, K_NEST, K_FLAG };
 
 struct field {
 	uint8_t kind;
@@ -844,6 +844,8 @@ static const struct field dev_f[] = {
 	[PCIEAUDIT_A_DEV_LINK] = { K_NEST, 0, false, &link_s },
 	[PCIEAUDIT_A_DEV_IOMMU] = { K_NEST, 0, false, &iommu_s },
 	[PCIEAUDIT_A_DEV_SECONDARY_BUS] = { K_U8 },
+	[PCIEAUDIT_A_DEV_POWER_STATE] = { K_U32, PCIEAUDIT_POWER_D3HOT },
+	[PCIEAUDIT_A_DEV_CONFIG_UNREADABLE] = { K_FLAG },
 };
 static const struct schema dev_s = {
 	"dev", PCIEAUDIT_A_DEV_MAX, dev_f,
@@ -855,6 +857,7 @@ static const struct field info_f[] = {
 	[4] = { K_U32, PCIEAUDIT_IOMMU_MODE_TRANSLATED },
 	[5] = { K_U32, PCIEAUDIT_IOMMU_STRICT_LAZY }, [6] = { K_U32 },
 	[7] = { K_U32 }, [8] = { K_U32, PCIEAUDIT_SOURCE_DERIVED },
+	[PCIEAUDIT_A_INFO_P2P_RULES] = { K_STR },
 };
 static const struct schema info_s = {
 	"info", PCIEAUDIT_A_INFO_MAX, info_f,
@@ -883,6 +886,7 @@ static const struct field pair_f[] = {
 	[PCIEAUDIT_A_PAIR_REDIRECT] = { K_NEST, 0, true, &addr_s },
 	[PCIEAUDIT_A_PAIR_HOST_BRIDGE_PROVIDER] = { K_U32 },
 	[PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT] = { K_U32 },
+	[PCIEAUDIT_A_PAIR_AGREEMENT] = { K_U32, PCIEAUDIT_P2P_DISAGREE },
 };
 static const struct schema pair_s = {
 	"pair", PCIEAUDIT_A_PAIR_MAX, pair_f,
@@ -913,7 +917,7 @@ struct facts {
 };
 
 static const uint8_t kind_len[] = {
-	[K_U8] = 1, [K_U16] = 2, [K_U32] = 4, [K_S32] = 4,
+	[K_U8] = 1, [K_U16] = 2, [K_U32] = 4, [K_S32] = 4, [K_FLAG] = 0,
 };
 
 /* The values of a decoded PCIEAUDIT_A_ADDR_* table. */
