@@ -67,6 +67,22 @@ check-kernels: deps
 style:
 	tests/style.sh
 
+# The protocol against its spec, Documentation/netlink/specs/pcieaudit.yaml,
+# with the kernel's own ynl tools (docs/protocol.md): the spec's validity,
+# the UAPI header, and the module's and the CLI's policies. The tools come
+# from Debian's linux-source-6.12, fetched once into the cache.
+.PHONY: ynl-check ynl-gen
+ynl-check: deps
+	@tree=$$(tests/ynl/fetch-ynl.sh --offline 2>/dev/null || tests/ynl/fetch-ynl.sh) && \
+		python3 tests/ynl/ynl_check.py "$$tree"
+
+# Regenerates the policy tables from the spec.
+ynl-gen:
+	python3 tests/ynl/gen_policies.py $(YNL_SPEC) kernel-header -o kmod/policy_gen.h
+	python3 tests/ynl/gen_policies.py $(YNL_SPEC) kernel-source -o kmod/policy_gen.c
+	python3 tests/ynl/gen_policies.py $(YNL_SPEC) cli -o user/policy_gen.h
+YNL_SPEC := Documentation/netlink/specs/pcieaudit.yaml
+
 # pcieaudit.ko on the debug kernel (KASAN, UBSAN, lockdep, kmemleak,
 # failslab) under hot-plug, rmmod/insmod and failed allocations while
 # dumps run (tests/stress, docs/reliability.md section 2). stress-short is
@@ -127,7 +143,7 @@ doc-test: deps
 prebuild: deps
 	@tests/kernels/prebuild.sh minimal debug
 
-check: deps prebuild unit valgrind security-test fuzz-smoke style doc-test compat-test dkms-test deb-test vm-test stress-short nlfuzz
+check: deps prebuild unit valgrind security-test fuzz-smoke style ynl-check doc-test compat-test dkms-test deb-test vm-test stress-short nlfuzz
 	@echo "make check: all tests passed"
 
 demo: deps

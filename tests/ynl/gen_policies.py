@@ -142,7 +142,7 @@ def kernel_entry(spec, a, ranges):
         fields.append(f".min = {lo}")
     if hi is not None:
         fields.append(f".max = {hi}ULL")
-    ranges.append(f"static const struct netlink_range_validation {rname} = {{\n"
+    ranges.append(f"static struct netlink_range_validation {rname} = {{\n"
                   f"\t{', '.join(fields)},\n}};\n")
     return f"NLA_POLICY_FULL_RANGE({nla}, &{rname})"
 
