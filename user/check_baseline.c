@@ -327,6 +327,12 @@ static void acs_device(struct pa_check *c, const struct pa_acs_request *r,
 	char *text;
 
 	pa_bdf_format(&d->addr, bdf);
+	if (pa_device_acs_unknown(d)) {
+		pa_sb_printf(&t->unchecked, t->unchecked.len ? "; " : "");
+		pa_sb_printf(&t->unchecked, "%s has ACS unknown: %s", bdf,
+			     pa_device_acs_unknown(d));
+		return;
+	}
 	if (!d->has_acs) {
 		unchecked(t, "%s has no ACS capability", bdf);
 		return;
@@ -461,7 +467,8 @@ static void acs_request(struct pa_check *c, const struct pa_acs_request *r,
 				if (!pa_acs_entry_matches(e, &rep->devices[k]))
 					continue;
 				matched++;
-				if (rep->devices[k].has_acs)
+				if (rep->devices[k].has_acs ||
+				    pa_device_acs_unknown(&rep->devices[k]))
 					acs_device(c, r, i, bad_at, &rep->devices[k], t);
 				else
 					no_acs++;

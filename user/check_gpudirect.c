@@ -206,6 +206,46 @@ static void check_redirect(struct gd *g, const struct pa_p2p_pair *p,
 			 (struct pa_remedy){ PA_REMEDY_CMDLINE_ADD, param }, &sb);
 }
 
+/* The first bridge on the pair's path whose ACS the input does not show:
+ * whether it redirects is then unknown, never "no". */
+static const struct pa_device *acs_unknown_hop(const struct gd *g,
+					       const struct pa_p2p_pair *p)
+{
+	const struct pa_addr_list *lists[] = { &p->hops_provider, &p->hops_client };
+
+	for (size_t l = 0; l < 2; l++) {
+		for (size_t i = 0; i < lists[l]->n; i++) {
+			const struct pa_device *d =
+				pa_report_find(g->rep, &lists[l]->addrs[i]);
+
+			if (d && (d->flags & PCIEAUDIT_DEV_F_BRIDGE) &&
+			    pa_device_acs_unknown(d))
+				return d;
+		}
+	}
+	return NULL;
+}
+
+static void check_redirect_unknown(struct gd *g, const struct pa_p2p_pair *p,
+				   const struct pa_device *d)
+{
+	struct pa_sb sb = { 0 };
+	char bdf[PA_BDF_LEN];
+	struct pa_addr_list at = { 0 };
+
+	pa_bdf_format(&d->addr, bdf);
+	pa_sb_printf(&sb, "whether ACS redirects P2P between ");
+	pair_names(&sb, g, p);
+	pa_sb_printf(&sb, " is unknown: the ACS of %s %s is unknown (%s)",
+		     pa_check_noun(d), bdf, pa_device_acs_unknown(d));
+	if (pa_addr_list_add(&at, &d->addr))
+		g->c->err = -ENOMEM;
+	add_pair_finding(g, PA_GD_ACS_REDIRECT, PA_SEV_INFO, p, &at,
+			 (struct pa_remedy){ PA_REMEDY_COMMAND,
+			 "capture the full configuration space as root (lspci -xxxx) and check again" }, &sb);
+	pa_addr_list_clear(&at);
+}
+
 static const char *host_rule_text(uint32_t rule)
 {
 	switch (rule) {
@@ -328,9 +368,16 @@ static void check_pairs(struct gd *g)
 	for (size_t i = 0; i < g->npairs; i++) {
 		const struct pa_p2p_pair *p = g->pairs[i];
 
-		if (p->path == PCIEAUDIT_P2P_PATH_ACS_REDIRECT && p->redirect.n)
+		const struct pa_device *unknown = acs_unknown_hop(g, p);
+		bool redirected = p->path == PCIEAUDIT_P2P_PATH_ACS_REDIRECT &&
+				  p->redirect.n;
+
+		if (redirected)
 			check_redirect(g, p, param);
-		else if (pa_p2p_verdict_map(p) != PCIEAUDIT_P2P_MAP_BUS_ADDR)
+		else if (unknown)
+			check_redirect_unknown(g, p, unknown);
+		if (!redirected &&
+		    pa_p2p_verdict_map(p) != PCIEAUDIT_P2P_MAP_BUS_ADDR)
 			check_root_complex(g, p);
 		check_numa(g, p);
 		check_trap(g, p);

@@ -114,6 +114,12 @@ void pa_config_parse(const uint8_t *cfg, size_t len, struct pa_config *out)
 
 	if (len >= HEADER_LEN) {
 		c.valid = true;
+		/* As pci_dev_is_disconnected() would see it: no vendor. */
+		if (rd32(cfg, len, PCI_VENDOR_ID) == 0xffffffff) {
+			c.all_ones = true;
+			*out = c;
+			return;
+		}
 		c.vendor = rd16(cfg, len, PCI_VENDOR_ID);
 		c.device = rd16(cfg, len, PCI_DEVICE_ID);
 		c.revision = cfg[PCI_REVISION_ID];
@@ -130,6 +136,7 @@ void pa_config_parse(const uint8_t *cfg, size_t len, struct pa_config *out)
 		c.secondary_bus = cfg[PCI_SECONDARY_BUS];
 		parse_pcie(cfg, len, &c);
 		parse_ext(cfg, len, &c);
+		c.no_extended = c.pcie_type >= 0 && len <= PCI_CFG_SPACE_SIZE;
 	}
 	*out = c;
 }

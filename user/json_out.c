@@ -179,6 +179,9 @@ static json_object *device_object(const struct pa_device *dev)
 	/* When false, acs and link are null because they are unknown. */
 	add(obj, "config_readable",
 	    json_object_new_boolean(!dev->config_unreadable));
+	/* When false, acs null is unknown: the input lacked extended space. */
+	add(obj, "extended_config_read",
+	    json_object_new_boolean(!dev->no_extended_config));
 	add(obj, "acs", dev->has_acs ? acs_object(&dev->acs) : NULL);
 	add(obj, "link", dev->has_link ? link_object(&dev->link) : NULL);
 	add(obj, "iommu", dev->has_iommu ? iommu_object(&dev->iommu) : NULL);

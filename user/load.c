@@ -132,6 +132,9 @@ static int from_sysfs(const struct pa_load *l, struct pa_report *rep,
 	if (err == -EACCES)
 		return fail(e, PA_EXIT_PERMISSION, "reading %s stops at 64 bytes: extended configuration space needs root",
 			    what);
+	if (err == -ENODATA)
+		return fail(e, PA_EXIT_BAD_INPUT, "%s is missing or shorter than 256 bytes (a copy made without root?): capabilities, link and ACS would all read as absent; copy it as root",
+			    what);
 	if (err)
 		return fail(e, PA_EXIT_RUNTIME, "reading %s failed: %s", what,
 			    strerror(-err));

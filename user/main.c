@@ -199,6 +199,14 @@ static int finish_output(int err)
 	return err ? fail(err, &ei) : PA_EXIT_OK;
 }
 
+/* What the source found wrong in its input: on stderr, before the output,
+ * so a report from broken input never reads as a clean one. */
+static void print_warnings(const struct pa_report *rep)
+{
+	for (size_t i = 0; i < rep->warnings.n; i++)
+		fprintf(stderr, "%s: warning: %s\n", PA_PROG, rep->warnings.text[i]);
+}
+
 /* A failed load's message is worded already. */
 static int load_failed(const struct pa_load_error *e)
 {
@@ -219,6 +227,7 @@ static int cmd_report(const struct options *opts)
 
 	if (pa_load_report(&l, &rep, &e))
 		return load_failed(&e);
+	print_warnings(&rep);
 	/* A snapshot keeps the names of the host it was taken on. */
 	if (!opts->input)
 		pa_names_fill(rep.devices, rep.ndevices);
@@ -518,6 +527,7 @@ static int cmd_check(const struct options *opts)
 		pa_policy_clear(&pol);
 		return rc;
 	}
+	print_warnings(&rep);
 	rc = pa_check_run(&rep, &pol, &c);
 	if (rc)
 		rc = fail(rc, &(struct pa_errinfo){ .op = "check" });

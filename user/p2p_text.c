@@ -72,8 +72,8 @@ static void print_acs_ctl(FILE *f, const struct pa_device *dev, bool redirects)
 {
 	char flags[PA_ACS_TEXT_LEN];
 
-	if (dev->config_unreadable) {
-		fprintf(f, INDENT "ACS: unknown: not readable now\n");
+	if (pa_device_acs_unknown(dev)) {
+		fprintf(f, INDENT "ACS: unknown: %s\n", pa_device_acs_unknown(dev));
 		return;
 	}
 	if (!dev->has_acs) {

@@ -479,6 +479,9 @@ static int parse_power(struct ctx *c, json_object *obj, const char *path,
 		err = optional_bool(c, obj, path, "config_readable", &readable);
 	d->config_unreadable = (!err && readable == 0) ||
 			       (d->flags & PCIEAUDIT_DEV_F_DISCONNECTED);
+	if (!err)
+		err = optional_bool(c, obj, path, "extended_config_read", &readable);
+	d->no_extended_config = !err && readable == 0;
 	return err;
 }
 

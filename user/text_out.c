@@ -42,6 +42,10 @@ static const char *type_label(const struct pa_device *dev)
 		[PCI_EXP_TYPE_RC_EC]		= "RC Event Collector",
 	};
 
+	/* The module keeps the type of a function gone silent; raw
+	 * configuration space reading all ones has none. */
+	if (dev->pcie_type < 0 && dev->config_unreadable)
+		return "Unreadable Function";
 	if (dev->pcie_type < 0)
 		return dev->flags & PCIEAUDIT_DEV_F_BRIDGE ? "PCI Bridge" : "PCI Device";
 	if ((size_t)dev->pcie_type < ARRAY_SIZE(labels) && labels[dev->pcie_type])
@@ -121,6 +125,10 @@ static void print_acs(FILE *f, const char *indent, const struct pa_device *dev)
 
 	if (print_unreadable(f, indent, "ACS", dev))
 		return;
+	if (pa_device_acs_unknown(dev)) {
+		fprintf(f, "%sACS: unknown: %s\n", indent, pa_device_acs_unknown(dev));
+		return;
+	}
 	if (!dev->has_acs) {
 		fprintf(f, "%sACS: none\n", indent);
 		return;
