@@ -57,7 +57,9 @@ static void check_links(struct pa_check *c)
 		bool speed_only, idle;
 		double speed;
 
-		if (!d->has_link || !pa_check_selects(c, PA_PROFILE_BASELINE, d))
+		/* One link per device: its function 0 speaks for it. */
+		if (!d->has_link || pa_check_link_owner(rep, d) != d ||
+		    !pa_check_selects(c, PA_PROFILE_BASELINE, d))
 			continue;
 		checked++;
 		if (!pa_check_link_below(rep, d, &speed, &width, &speed_only))

@@ -331,8 +331,10 @@ static void check_trap(struct gd *g, const struct pa_p2p_pair *p)
 	const struct pa_device *b = pa_report_find(g->rep, &p->client);
 	double ratio = g->c->policy->trap_ratio;
 	char at[PA_BDF_LEN], fast[PA_BDF_LEN];
+	const struct pa_device *narrow;
 	struct pa_bottleneck bn;
 	struct pa_sb sb = { 0 };
+	bool idle;
 
 	if (!a || !b || pa_class_kind(a->class) == PA_KIND_NVME ||
 	    pa_class_kind(b->class) == PA_KIND_NVME)
@@ -340,15 +342,19 @@ static void check_trap(struct gd *g, const struct pa_p2p_pair *p)
 	pa_path_bottleneck(g->rep, p, &bn);
 	if (!bn.found || !(bn.gbps < ratio * bn.ends_gbps))
 		return;
+	narrow = pa_report_find(g->rep, &bn.link);
+	/* As link-downgraded judges the same link: an idle GPU is INFO. */
+	idle = narrow && pa_check_link_idle(g->rep, narrow);
 	pa_bdf_format(&bn.link, at);
 	pa_bdf_format(&bn.faster_end, fast);
 	pa_sb_printf(&sb, "the narrowest link between ");
 	pair_names(&sb, g, p);
 	pa_sb_printf(&sb, " carries %.2f GB/s (at %s, ", bn.gbps, at);
-	rate_text(&sb, pa_report_find(g->rep, &bn.link));
-	pa_sb_printf(&sb, "), under %.0f%% of the %.2f GB/s %s can do",
-		     ratio * 100, bn.ends_gbps, fast);
-	add_pair_finding(g, PA_GD_BANDWIDTH_TRAP, 0, p, NULL,
+	rate_text(&sb, narrow);
+	pa_sb_printf(&sb, "), under %.0f%% of the %.2f GB/s %s can do%s",
+		     ratio * 100, bn.ends_gbps, fast,
+		     idle ? "; GPUs lower their link speed when idle, so check again under load" : "");
+	add_pair_finding(g, PA_GD_BANDWIDTH_TRAP, idle ? PA_SEV_INFO : 0, p, NULL,
 			 (struct pa_remedy){ PA_REMEDY_HARDWARE,
 			 "move the slower device to a slot with a faster, wider link, or pair the accelerator with a faster one" }, &sb);
 }

@@ -277,7 +277,7 @@ static void print_rate(FILE *f, const struct pa_report *rep,
 
 	if (!dev || !dev->has_link)
 		return;
-	pa_link_decode(&dev->link, &st);
+	pa_device_link_state(dev, &st);
 	pa_link_format_speed(st.speed, speed);
 	pa_link_format_speed(st.max_speed, max);
 	fprintf(f, " (%s x%u, max %s x%u%s)", speed, st.width, max,

@@ -158,7 +158,7 @@ void pa_text_link(FILE *f, const char *indent, const struct pa_device *dev,
 	} else if (!dev->has_link) {
 		fprintf(f, "none");
 	} else {
-		pa_link_decode(&dev->link, &st);
+		pa_device_link_state(dev, &st);
 		pa_link_format_speed(st.speed, speed);
 		pa_link_format_speed(st.max_speed, max);
 		pa_link_format_speed(st.target_speed, target);
