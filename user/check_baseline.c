@@ -31,6 +31,10 @@ static void check_iommu(struct pa_check *c)
 	const char *strict = pa_iommu_strict_name(in->iommu_strict);
 	char buf[200];
 
+	if (c->rep->info.iommu_unknown) {
+		pa_check_skip(c, PA_BL_IOMMU_OFF, "the IOMMU is unknown: not in the input");
+		return;
+	}
 	if (pa_check_iommu_on(c->rep)) {
 		pa_check_note(c, PA_BL_IOMMU_OFF, "IOMMU on: %s%s%s%s, %zu groups",
 			      mode ? mode : "mode unknown", strict ? " (" : "",

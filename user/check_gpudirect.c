@@ -463,6 +463,11 @@ static void check_iommu(struct gd *g)
 	const struct pa_info *in = &g->rep->info;
 	const char *strict = pa_iommu_strict_name(in->iommu_strict);
 
+	if (g->rep->info.iommu_unknown) {
+		pa_check_skip(g->c, PA_GD_IOMMU_TRANSLATED,
+			      "the IOMMU is unknown: not in the input");
+		return;
+	}
 	if (!pa_check_iommu_on(g->rep)) {
 		pa_check_note(g->c, PA_GD_IOMMU_TRANSLATED, "no IOMMU");
 		return;

@@ -527,6 +527,12 @@ void pa_check_vfio(struct pa_check *c)
 {
 	struct vf v = { .c = c, .rep = c->rep };
 
+	if (c->rep->info.iommu_unknown) {
+		for (int r = 0; r < PA_NRULES; r++)
+			if (pa_rules[r].profile == PA_PROFILE_VFIO)
+				pa_check_skip(c, r, "IOMMU groups unknown: not in the input");
+		return;
+	}
 	if (!pa_check_iommu_on(c->rep)) {
 		no_iommu(&v);
 		return;

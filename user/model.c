@@ -155,6 +155,23 @@ int pa_warn(struct pa_warnings *w, const char *fmt, ...)
 	return 0;
 }
 
+int pa_warnings_move(struct pa_warnings *to, struct pa_warnings *from)
+{
+	char **more;
+
+	if (!from->n)
+		return 0;
+	more = realloc(to->text, (to->n + from->n) * sizeof(*more));
+	if (!more)
+		return -ENOMEM;
+	memcpy(more + to->n, from->text, from->n * sizeof(*more));
+	to->text = more;
+	to->n += from->n;
+	free(from->text);
+	*from = (struct pa_warnings){ 0 };
+	return 0;
+}
+
 void pa_warnings_clear(struct pa_warnings *w)
 {
 	for (size_t i = 0; i < w->n; i++)

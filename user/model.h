@@ -57,6 +57,8 @@ struct pa_device {
 	int pcie_type;			/* PCI_EXP_TYPE_*, -1 for conventional PCI */
 	int32_t numa_node;		/* -1 when unknown */
 	char *driver;			/* NULL when unbound */
+	/* The source cannot tell the driver (lspci -xxxx without -v). */
+	bool driver_unknown;
 
 	bool has_upstream;
 	struct pa_addr upstream;
@@ -125,12 +127,16 @@ struct pa_info {
 	/* The kernel whose P2P DMA rules the module's own analysis models,
 	 * "Linux X.Y"; NULL from a module that does not say, or sysfs. */
 	char *p2p_rules;
+	/* The source cannot see IOMMU groups, their domains or the IOMMU's
+	 * mode (an lspci dump): all are unknown, not absent. */
+	bool iommu_unknown;
 };
 
 /* Where a report came from; check and snapshots keep it. */
 enum pa_host_source {
 	PA_SOURCE_MODULE = 1,	/* the kernel module */
 	PA_SOURCE_SYSFS,	/* sysfs and configuration space, no module */
+	PA_SOURCE_LSPCI,	/* an lspci -xxxx dump or a sosreport */
 };
 
 /*
@@ -268,6 +274,8 @@ int pa_addr_cmp(const struct pa_addr *a, const struct pa_addr *b);
 __attribute__((format(printf, 2, 3)))
 int pa_warn(struct pa_warnings *w, const char *fmt, ...);
 void pa_warnings_clear(struct pa_warnings *w);
+/* Appends what *from holds to *to, leaving *from empty; 0 or -ENOMEM. */
+int pa_warnings_move(struct pa_warnings *to, struct pa_warnings *from);
 
 void pa_addr_list_clear(struct pa_addr_list *list);
 int pa_addr_list_add(struct pa_addr_list *list, const struct pa_addr *addr);

@@ -966,6 +966,9 @@ static int parse_root(struct ctx *c, json_object *root)
 		err = parse_host(c, root);
 	if (err)
 		return err;
+	/* An lspci dump never shows the IOMMU: its absence is unknown. */
+	c->rep->info.iommu_unknown = c->rep->has_host &&
+				     c->rep->host.source == PA_SOURCE_LSPCI;
 	pa_report_sort(c->rep);
 	pa_p2p_sort(&c->rep->p2p);
 	err = check_devices(c);

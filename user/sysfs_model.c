@@ -116,7 +116,8 @@ static bool root_bus_of(const char *path, struct pa_addr *root)
 	unsigned int domain, bus;
 	int n = 0;
 
-	if (!path || sscanf(path, "pci%4x:%2x%n", &domain, &bus, &n) != 2 ||
+	/* Domains above 0xffff (VMD) print with more digits. */
+	if (!path || sscanf(path, "pci%8x:%2x%n", &domain, &bus, &n) != 2 ||
 	    (path[n] != '/' && path[n]))
 		return false;
 	*root = (struct pa_addr){ .domain = domain, .bus = (uint8_t)bus };

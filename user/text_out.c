@@ -66,6 +66,8 @@ void pa_text_device_line(FILE *f, const struct pa_device *dev)
 		or_text(dev->device_name, "unknown device"));
 	if (dev->driver)
 		fprintf(f, " (driver %s, ", dev->driver);
+	else if (dev->driver_unknown)
+		fprintf(f, " (driver unknown, ");
 	else
 		fprintf(f, " (no driver, ");
 	if (dev->numa_node >= 0)
@@ -177,10 +179,15 @@ void pa_text_link(FILE *f, const char *indent, const struct pa_device *dev,
 	fprintf(f, "%s%s\n", note ? ", " : "", note ? note : "");
 }
 
-static void print_iommu(FILE *f, const char *indent, const struct pa_device *dev)
+static void print_iommu(FILE *f, const char *indent, const struct pa_device *dev,
+			bool unknown)
 {
 	const struct pa_iommu *io = &dev->iommu;
 
+	if (!dev->has_iommu && unknown) {
+		fprintf(f, "%sIOMMU: unknown: not in the input\n", indent);
+		return;
+	}
 	if (!dev->has_iommu) {
 		fprintf(f, "%sIOMMU: none\n", indent);
 		return;
@@ -195,13 +202,13 @@ static void print_iommu(FILE *f, const char *indent, const struct pa_device *dev
 }
 
 static void print_details(FILE *f, const char *indent,
-			  const struct pa_device *dev)
+			  const struct pa_device *dev, bool iommu_unknown)
 {
 	print_sriov(f, indent, dev);
 	print_power(f, indent, dev);
 	print_acs(f, indent, dev);
 	pa_text_link(f, indent, dev, NULL);
-	print_iommu(f, indent, dev);
+	print_iommu(f, indent, dev, iommu_unknown);
 }
 
 struct tree {
@@ -241,7 +248,7 @@ static void print_subtree(struct tree *t, size_t i, size_t plen, bool last)
 	memcpy(t->prefix + plen, last ? BLANK : PIPE, STEP);
 	child = next_child(t, i, 0);
 	memcpy(t->prefix + plen + STEP, child != NONE ? PIPE : BLANK, STEP + 1);
-	print_details(t->f, t->prefix, dev);
+	print_details(t->f, t->prefix, dev, t->rep->info.iommu_unknown);
 
 	while (child != NONE) {
 		bool last_child = next_child(t, i, child + 1) == NONE;
@@ -319,6 +326,8 @@ static void print_groups(FILE *f, const struct pa_report *rep)
 
 static const char *iommu_mode_text(const struct pa_info *info)
 {
+	if (info->iommu_unknown)
+		return "unknown (not in the input)";
 	if (pa_info_iommu_not_built(info))
 		return "not built (CONFIG_IOMMU_API off)";
 	if (!(info->features & PCIEAUDIT_F_IOMMU_PRESENT))
@@ -343,8 +352,12 @@ static void print_header(FILE *f, const struct pa_info *info)
 		or_text(info->kernel_release, "?"), iommu_mode_text(info));
 	if (strict && (info->features & PCIEAUDIT_F_IOMMU_PRESENT))
 		fprintf(f, " (%s)", strict);
-	fprintf(f, ", %u PCI functions, %u IOMMU groups\n", info->device_count,
-		info->group_count);
+	if (info->iommu_unknown)
+		fprintf(f, ", %u PCI functions, IOMMU groups unknown\n",
+			info->device_count);
+	else
+		fprintf(f, ", %u PCI functions, %u IOMMU groups\n",
+			info->device_count, info->group_count);
 }
 
 static int status(FILE *f)
