@@ -110,7 +110,7 @@ static const struct command commands[] = {
 	  "Exits 0 whenever the module answered, whatever the verdict.\n"
 	  "SOURCE is --input FILE, --sysfs DIR or --lspci FILE, as for report;\n"
 	  "without the module, pcieaudit's own path analysis gives the verdict.\n" },
-	{ "topo", cmd_topo, "[--json] [SOURCE] [--all | BDF...]",
+	{ "topo", cmd_topo, "[SOURCE] [--all | BDF...]",
 	  "P2P topology matrix, nvidia-smi legend", 0, MAX_BDFS,
 	  OPT_ALL | OPT_SOURCE,
 	  "By default GPUs and accelerators, NICs (InfiniBand too) and NVMe\n"
