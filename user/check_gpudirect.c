@@ -315,6 +315,28 @@ static void check_numa(struct gd *g, const struct pa_p2p_pair *p)
 			 "pair each accelerator with devices on its own NUMA node" }, &sb);
 }
 
+/* A pair whose NUMA nodes are unknown was not checked: when none was,
+ * the rule cannot tell (an lspci dump, a VM without NUMA information). */
+static void numa_unknown(struct gd *g)
+{
+	size_t unknown = 0;
+
+	for (size_t i = 0; i < g->npairs; i++) {
+		const struct pa_device *a = pa_report_find(g->rep, &g->pairs[i]->provider);
+		const struct pa_device *b = pa_report_find(g->rep, &g->pairs[i]->client);
+
+		unknown += !a || !b || a->numa_node < 0 || b->numa_node < 0;
+	}
+	if (unknown == g->npairs)
+		pa_check_skip(g->c, PA_GD_NUMA_REMOTE,
+			      "the NUMA nodes of the devices are unknown");
+	else if (unknown)
+		pa_check_note(g->c, PA_GD_NUMA_REMOTE,
+			      "%zu pair%s checked, %zu more with a NUMA node unknown",
+			      g->npairs - unknown, g->npairs - unknown == 1 ? "" : "s",
+			      unknown);
+}
+
 static void rate_text(struct pa_sb *sb, const struct pa_device *d)
 {
 	char speed[PA_SPEED_TEXT_LEN];
@@ -511,6 +533,7 @@ void pa_check_gpudirect(struct pa_check *c)
 	if (g.npairs) {
 		check_pairs(&g);
 		check_links(&g);
+		numa_unknown(&g);
 	}
 	check_iommu(&g);
 	free(g.partners);

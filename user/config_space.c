@@ -114,9 +114,15 @@ void pa_config_parse(const uint8_t *cfg, size_t len, struct pa_config *out)
 
 	if (len >= HEADER_LEN) {
 		c.valid = true;
-		/* As pci_dev_is_disconnected() would see it: no vendor. */
-		if (rd32(cfg, len, PCI_VENDOR_ID) == 0xffffffff) {
+		/* The whole header reads all ones, not just the ids: a VF's
+		 * vendor and device ids read 0xffff too. */
+		if (rd32(cfg, len, PCI_VENDOR_ID) == 0xffffffff &&
+		    rd32(cfg, len, PCI_COMMAND) == 0xffffffff &&
+		    rd32(cfg, len, PCI_CLASS_REVISION) == 0xffffffff) {
 			c.all_ones = true;
+			c.vendor = c.device = 0xffff;
+			c.class = 0xffffff;
+			c.revision = 0xff;
 			*out = c;
 			return;
 		}

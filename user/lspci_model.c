@@ -9,6 +9,7 @@
 #include <linux/pci_regs.h>
 
 #include "bdf.h"
+#include "config_space.h"
 
 /* Standard configuration space: where the capability list lives. */
 #define CONFIG_MIN	256
@@ -17,17 +18,21 @@ struct node {
 	struct pa_addr addr;
 	bool bridge;
 	uint8_t secondary, subordinate;
+	int pcie_type;		/* PCI_EXP_TYPE_*, -1 for none */
 };
 
 static void node_of(const struct pa_sysfs_dev *d, struct node *n)
 {
 	const uint8_t *c = d->config;
 	uint8_t type = c[PCI_HEADER_TYPE] & 0x7f;
+	struct pa_config pc;
 
-	*n = (struct node){ 0 };
+	*n = (struct node){ .pcie_type = -1 };
 	pa_bdf_parse(d->name, &n->addr);
+	pa_config_parse(d->config, d->config_len, &pc);
+	n->pcie_type = pc.pcie_type;
 	/* All ones is a function gone silent, not a bridge. */
-	if (c[PCI_VENDOR_ID] == 0xff && c[PCI_VENDOR_ID + 1] == 0xff)
+	if (pc.all_ones)
 		return;
 	n->bridge = type == PCI_HEADER_TYPE_BRIDGE ||
 		    type == PCI_HEADER_TYPE_CARDBUS;
@@ -65,6 +70,21 @@ static const struct node *enclosing(const struct node *v, size_t n,
 			best = b;
 	}
 	return best;
+}
+
+/* A PCIe function that only ever sits below a port: never on a root bus
+ * but in a virtual machine's flat bus 00. */
+static bool needs_port(const struct node *n)
+{
+	switch (n->pcie_type) {
+	case PCI_EXP_TYPE_ENDPOINT:
+	case PCI_EXP_TYPE_LEG_END:
+	case PCI_EXP_TYPE_UPSTREAM:
+	case PCI_EXP_TYPE_DOWNSTREAM:
+		return n->addr.bus != 0;
+	default:
+		return false;
+	}
 }
 
 /* The topmost function above d (d itself without a bridge above), and
@@ -109,6 +129,10 @@ static int path_of(const struct node *v, size_t n, const struct node *d,
 				      bdf, d->addr.bus, up, outer->secondary,
 				      outer->subordinate);
 		}
+	} else if (top == d && needs_port(d)) {
+		pa_bdf_format(&d->addr, bdf);
+		err = pa_warn(w, "%s: a PCIe endpoint or switch port on bus %02x, which no bridge in the input leads to (a filtered capture?): its parent and host bridge are unknown",
+			      bdf, d->addr.bus);
 	}
 	f = open_memstream(path, &len);
 	if (!f)
