@@ -130,7 +130,7 @@ static int fact(const char *p, const char *end, const char *label, char **to)
 {
 	size_t n = strlen(label), len = 0;
 
-	if ((size_t)(end - p) <= n || strncmp(p, label, n))
+	if ((size_t)(end - p) <= n || memcmp(p, label, n))
 		return 0;
 	p += n;
 	while (p < end && *p == ' ')
@@ -156,8 +156,10 @@ static int verbose_line(const char *p, const char *end, struct function *f)
 		r = fact(p, end, "NUMA node:", &f->numa_node);
 	if (!r)
 		r = fact(p, end, "IOMMU group:", &f->iommu_group);
+	/* The text is not NUL-terminated: compare within the line only. */
 	for (size_t i = 0; !r && i < sizeof(marks) / sizeof(marks[0]); i++)
-		r = !strncmp(p, marks[i], strlen(marks[i]));
+		r = (size_t)(end - p) >= strlen(marks[i]) &&
+		    !memcmp(p, marks[i], strlen(marks[i]));
 	if (r > 0)
 		f->verbose = true;
 	return r < 0 ? r : 0;
