@@ -8,13 +8,17 @@
 #include "testutil.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <linux/pci_regs.h>
 
 #include "bdf.h"
 #include "lspci_model.h"
+#include "lspci_read.h"
 #include "lspci_text.h"
 
 /* 16 hex lines of 16 bytes: 256 bytes of a bridge or an endpoint. */
@@ -230,6 +234,72 @@ static void bus_loop(void **state)
 	pa_sysfs_clear(&s);
 }
 
+static void write_file(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	close(fd);
+}
+
+/* A sosreport: proc/bus/pci/BB/DD.F binary files (a second domain as
+ * DDDD:BB), proc/cmdline; the lspci text beside it is not needed. */
+static void sosreport(void **state)
+{
+	char root[] = "/tmp/pa-sos-XXXXXX", path[256], what[256], cmd[300];
+	uint8_t c[4096] = { 0x86, 0x80, 0x01, 0x34 };
+	struct pa_lspci_extra extra;
+	struct pa_sysfs s;
+	struct pa_report rep;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/bus/pci/00 %s/proc/bus/pci/0001:40", root, root);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/proc/cmdline", root);
+	write_file(path, "ro intel_iommu=on\n", 18);
+	c[PCI_HEADER_TYPE] = PCI_HEADER_TYPE_BRIDGE;
+	c[PCI_SECONDARY_BUS] = 1;
+	c[PCI_SUBORDINATE_BUS] = 1;
+	snprintf(path, sizeof(path), "%s/proc/bus/pci/00/01.0", root);
+	write_file(path, c, sizeof(c));
+	c[PCI_HEADER_TYPE] = 0;
+	snprintf(path, sizeof(path), "%s/proc/bus/pci/0001:40/00.0", root);
+	write_file(path, c, 256);
+	assert_int_equal(pa_lspci_read(root, &s, &extra, what, sizeof(what)), 0);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(extra.cmdline, "ro intel_iommu=on");
+	assert_int_equal(pa_lspci_model(&s, &rep, what, sizeof(what)), 0);
+	assert_non_null(find(&rep, "0001:40:00.0"));
+	assert_int_equal(find(&rep, "0000:00:01.0")->secondary_bus, 1);
+	pa_report_clear(&rep);
+	pa_sysfs_clear(&s);
+	free(extra.cmdline);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* A VF's vendor and device ids read 0xffff; the rest of it answers. */
+static void vf_is_readable(void **state)
+{
+	struct pa_sysfs s = { 0 };
+	struct pa_report rep;
+	char what[256];
+
+	(void)state;
+	add(&s, "0000:05:00.1", false, 0, 0, 4096);
+	memset(s.devs[0].config, 0xff, 4);
+	s.devs[0].config[PCI_CLASS_DEVICE + 1] = 0x01;
+	add(&s, "0000:05:00.2", false, 0, 0, 4096);
+	memset(s.devs[1].config, 0xff, 4096);
+	assert_int_equal(pa_lspci_model(&s, &rep, what, sizeof(what)), 0);
+	assert_false(find(&rep, "0000:05:00.1")->config_unreadable);
+	assert_true(find(&rep, "0000:05:00.2")->config_unreadable);
+	pa_report_clear(&rep);
+	pa_sysfs_clear(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +310,8 @@ int main(void)
 		cmocka_unit_test(filtered_capture),
 		cmocka_unit_test(header_only_refused),
 		cmocka_unit_test(bus_loop),
+		cmocka_unit_test(sosreport),
+		cmocka_unit_test(vf_is_readable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
