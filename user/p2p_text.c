@@ -139,6 +139,10 @@ static void print_kernel_verdict(FILE *f, const struct pa_p2p_pair *p)
 	case PCIEAUDIT_P2P_KERNEL_WITHHELD_UNSAFE:
 		fprintf(f, "withheld: the provider has P2P memory, and this kernel would allocate under rcu_read_lock() (fixed in 6.9)\n");
 		break;
+	case 0:
+		/* Not asked: a snapshot, sysfs or an lspci dump. */
+		fprintf(f, "no answer: not asked (no module)\n");
+		break;
 	default:
 		fprintf(f, "unknown answer (status %u)\n", p->kernel_status);
 		break;
@@ -166,6 +170,10 @@ static void print_map(FILE *f, const struct pa_report *rep,
 		break;
 	case PCIEAUDIT_P2P_MAP_NOT_SUPPORTED:
 		fprintf(f, "not supported");
+		break;
+	case 0:
+		fprintf(f, "unknown: through the root complex, which only the CPU and the kernel's host bridge whitelist decide; distance %d",
+			p->distance);
 		break;
 	default:
 		fprintf(f, "unknown map type %u, distance %d", p->map,
@@ -249,6 +257,9 @@ static void print_host_rule(FILE *f, const struct pa_p2p_pair *p)
 	case PCIEAUDIT_P2P_HOST_REFUSED:
 		fprintf(f, "refused: not an AMD Zen CPU, host bridge %s not whitelisted\n",
 			ids);
+		break;
+	case 0:
+		fprintf(f, "unknown: the CPU or the kernel's whitelist is not in the input\n");
 		break;
 	default:
 		fprintf(f, "unknown rule %u\n", p->host_rule);
