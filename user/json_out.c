@@ -10,6 +10,7 @@
 #include "abi_names.h"
 #include "acs.h"
 #include "bdf.h"
+#include "fabric_json.h"
 #include "link.h"
 #include "p2p_path.h"
 #include "topo.h"
@@ -383,6 +384,8 @@ int pa_json_report(FILE *f, const struct pa_report *rep)
 	add(root, "groups", groups_array(rep));
 	add(root, "p2p", rep->has_p2p ? p2p_array(rep) : NULL);
 	add(root, "host", rep->has_host ? host_object(&rep->host) : NULL);
+	if (rep->fabric)
+		add(root, "fabric", pa_fabric_json(rep->fabric));
 	return print_document(f, root);
 }
 
@@ -402,6 +405,8 @@ int pa_json_topo(FILE *f, const struct pa_report *rep,
 	add(root, "devices", topo_devices(topo));
 	add(root, "matrix", topo_matrix(rep, topo));
 	add(root, "p2p", p2p_array(rep));
+	if (rep->fabric)
+		add(root, "fabric", pa_fabric_json(rep->fabric));
 	return print_document(f, root);
 }
 

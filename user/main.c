@@ -18,11 +18,14 @@
 #include "check_out.h"
 #include "errors.h"
 #include "exitcodes.h"
+#include "fabric_read.h"
 #include "fetch.h"
 #include "fileio.h"
 #include "json_out.h"
 #include "load.h"
+#include "nccl_xml.h"
 #include "nl.h"
+#include "p2p_infer.h"
 #include "p2p_text.h"
 #include "pcinames.h"
 #include "policy.h"
@@ -51,9 +54,11 @@ struct options {
 	bool all;			/* topo --all */
 	size_t nbdfs;
 	struct pa_addr bdfs[MAX_BDFS];
-	/* report and check */
+	/* report, topo and check */
 	const char *input;
 	const char *sysfs;
+	/* topo */
+	const char *nccl_xml;
 	/* check */
 	const char *policy;
 	const char *profiles;
@@ -67,6 +72,7 @@ struct options {
 #define OPT_ALL		(1u << 0)	/* --all */
 #define OPT_SOURCE	(1u << 1)	/* --input, --sysfs */
 #define OPT_CHECK	(1u << 2)	/* --policy, --profile, --format, ... */
+#define OPT_NCCL	(1u << 3)	/* --nccl-xml */
 
 struct command {
 	const char *name;
@@ -105,12 +111,20 @@ static const struct command commands[] = {
 	  "verdicts, the narrowest link and, when P2P is not direct, the remedy.\n"
 	  "Exits 0 whenever the module answered, whatever the verdict.\n" },
 	{ "topo", cmd_topo, "[--json] [--all | BDF...]",
-	  "P2P topology matrix, nvidia-smi legend", 0, MAX_BDFS, OPT_ALL,
+	  "P2P topology matrix, nvidia-smi legend", 0, MAX_BDFS,
+	  OPT_ALL | OPT_SOURCE | OPT_NCCL,
 	  "By default GPUs and accelerators, NICs (InfiniBand too) and NVMe\n"
 	  "drives, VFs left out; --all takes every function without a\n"
 	  "subordinate bus, BDFs the functions named (at most 64). Cells read\n"
-	  "as in 'nvidia-smi topo -m' (X, PIX, PXB, PHB, NODE, SYS), marked with\n"
-	  "pcieaudit's P2P verdict and bandwidth traps; a legend follows.\n" },
+	  "as in 'nvidia-smi topo -m' (X, PIX, PXB, PHB, NODE, SYS, NV#) or\n"
+	  "amd-smi (XGMI), marked with pcieaudit's P2P verdict and bandwidth\n"
+	  "traps; a legend follows. NVLink comes from NVML (libnvidia-ml.so.1,\n"
+	  "loaded at run time; PCIEAUDIT_NO_NVML=1 skips it), XGMI from the\n"
+	  "kernel's KFD topology.\n\n"
+	  "  --input FILE     a snapshot (report --json) instead of the module\n"
+	  "  --sysfs DIR      without the module: sysfs and configuration space\n"
+	  "  --nccl-xml FILE  also write the fabric as an NCCL topology file\n"
+	  "                   (NCCL_TOPO_FILE): CPUs, PCI switches, GPUs, NICs\n" },
 	{ "check", cmd_check, "[options]",
 	  "audit against the gpudirect, vfio and baseline profiles", 0, 0,
 	  OPT_SOURCE | OPT_CHECK,
@@ -321,7 +335,64 @@ static int fetch_topo(struct pa_nl *nl, const struct options *opts,
 		pa_bdf_format(&opts->bdfs[missing], bdf);
 		ei->bdf = bdf;
 	}
-	return err ? err : pa_fetch_topo_pairs(nl, topo, rep);
+	if (!err)
+		err = pa_fetch_topo_pairs(nl, topo, rep);
+	return err ? err : pa_fabric_read("/sys", rep);
+}
+
+/* Without the module: a snapshot's pairs, or pcieaudit's own analysis. */
+static int load_topo(const struct options *opts, struct pa_report *rep,
+		     struct pa_topo *topo)
+{
+	const struct pa_load l = {
+		.input = opts->input, .sysfs = opts->sysfs, .fabric = true,
+	};
+	struct pa_addr *addrs = NULL;
+	struct pa_load_error e;
+	int err;
+
+	if (pa_load_report(&l, rep, &e))
+		return load_failed(&e);
+	err = pa_topo_select(rep, selection(opts), NULL, 0, topo, NULL);
+	if (!err && opts->sysfs)
+		err = pa_topo_addrs(topo, &addrs);
+	if (!err && opts->sysfs)
+		err = pa_p2p_fill(rep, addrs, topo->n);
+	free(addrs);
+	if (err) {
+		pa_report_clear(rep);
+		return fail(err, &(struct pa_errinfo){ .op = "topo" });
+	}
+	return PA_EXIT_OK;
+}
+
+static int write_nccl_xml(const struct options *opts,
+			  const struct pa_report *rep)
+{
+	struct pa_nccl_host h = { .family = -1, .model = -1 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err = pa_nccl_host_read(opts->sysfs ? opts->sysfs : "/sys", &h);
+
+	f = err ? NULL : open_memstream(&text, &len);
+	if (f) {
+		err = pa_nccl_xml(f, rep, &h);
+		if (fclose(f) && !err)
+			err = -ENOMEM;
+	} else if (!err) {
+		err = -ENOMEM;
+	}
+	if (!err)
+		err = pa_write_atomic(opts->nccl_xml, text, len);
+	free(text);
+	pa_nccl_host_clear(&h);
+	if (err) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", PA_PROG,
+			opts->nccl_xml, strerror(-err));
+		return PA_EXIT_RUNTIME;
+	}
+	return PA_EXIT_OK;
 }
 
 static int cmd_topo(const struct options *opts)
@@ -331,24 +402,34 @@ static int cmd_topo(const struct options *opts)
 	char bdf[PA_BDF_LEN];
 	struct pa_report rep;
 	struct pa_nl *nl;
-	int err;
+	int err, rc = PA_EXIT_OK;
 
-	err = pa_nl_open(&nl, &ei);
-	if (err)
-		return fail(err, &ei);
-	err = fetch_topo(nl, opts, &rep, &topo, &ei, bdf);
-	pa_nl_close(nl);
-	if (err) {
-		pa_topo_clear(&topo);
-		pa_report_clear(&rep);
-		return fail(err, &ei);
+	if (opts->input || opts->sysfs) {
+		rc = load_topo(opts, &rep, &topo);
+		if (rc != PA_EXIT_OK)
+			return rc;
+	} else {
+		err = pa_nl_open(&nl, &ei);
+		if (err)
+			return fail(err, &ei);
+		err = fetch_topo(nl, opts, &rep, &topo, &ei, bdf);
+		pa_nl_close(nl);
+		if (err) {
+			pa_topo_clear(&topo);
+			pa_report_clear(&rep);
+			return fail(err, &ei);
+		}
 	}
-	pa_names_fill(rep.devices, rep.ndevices);
+	if (!opts->input)
+		pa_names_fill(rep.devices, rep.ndevices);
+	if (opts->nccl_xml)
+		rc = write_nccl_xml(opts, &rep);
 	err = opts->json ? pa_json_topo(stdout, &rep, &topo)
 			 : pa_text_topo(stdout, &rep, &topo);
 	pa_topo_clear(&topo);
 	pa_report_clear(&rep);
-	return finish_output(err);
+	err = finish_output(err);
+	return rc != PA_EXIT_OK ? rc : err;
 }
 
 static int print_rules(void)
@@ -600,6 +681,7 @@ static const struct {
 	{ "--profile", OPT_CHECK, offsetof(struct options, profiles) },
 	{ "--format", OPT_CHECK, offsetof(struct options, format) },
 	{ "--output", OPT_CHECK, offsetof(struct options, output) },
+	{ "--nccl-xml", OPT_NCCL, offsetof(struct options, nccl_xml) },
 };
 
 #define NVALUE_OPTIONS (sizeof(value_options) / sizeof(value_options[0]))

@@ -1723,8 +1723,10 @@ static void check_usage(void **state)
 		       "--profile names no profile");
 	expect_failure(run("report", "--policy", "p.yaml"), PA_EXIT_USAGE,
 		       "unknown option '--policy' for report");
-	expect_failure(run("topo", "--input", "x.json"), PA_EXIT_USAGE,
-		       "unknown option '--input' for topo");
+	expect_failure(run("topo", "--policy", "p.yaml"), PA_EXIT_USAGE,
+		       "unknown option '--policy' for topo");
+	expect_failure(run("report", "--nccl-xml", "x.xml"), PA_EXIT_USAGE,
+		       "unknown option '--nccl-xml' for report");
 	expect_failure(run("report", "01:00.0", "--input", "x.json"), PA_EXIT_USAGE,
 		       "report BDF reads the module only");
 	assert_int_equal(fake.dos[PCIEAUDIT_CMD_INFO_GET], 0);
