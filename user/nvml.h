@@ -16,6 +16,9 @@
 /* NVML's return codes that matter here (nvmlReturn_t). */
 #define PA_NVML_SUCCESS		0
 #define PA_NVML_NOT_SUPPORTED	3
+/* nvmlIntNvLinkDeviceType_t. */
+#define PA_NVML_REMOTE_GPU	0
+#define PA_NVML_REMOTE_SWITCH	2
 /* "00000000:00:06.0" and room: NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE. */
 #define PA_NVML_BUSID_LEN	32
 
@@ -29,6 +32,11 @@ struct pa_nvml_ops {
 			  int *active);
 	int (*link_remote)(void *ctx, unsigned int dev, unsigned int link,
 			   char *buf);
+	/* nvmlDeviceGetNvLinkRemoteDeviceType (R470 and later): *type is
+	 * PA_NVML_REMOTE_*. May be NULL: far ends that are no GPU of NVML's
+	 * then count as switches. */
+	int (*link_remote_type)(void *ctx, unsigned int dev, unsigned int link,
+				int *type);
 	const char *(*error)(void *ctx, int rc);
 	const char *version;	/* the driver's, or NULL */
 };
@@ -37,7 +45,8 @@ struct pa_nvml_ops {
  * The NVLinks among NVML's GPUs, into f->links, and f->nvml's state:
  * READ (links complete, maybe none) or FAILED (the device list could not
  * be read). A link whose state or far end NVML does not give is left out,
- * as NCCL leaves it out. Links to an NVSwitch join every pair of GPUs
+ * as NCCL leaves it out; so is one to a GPU NVML does not list (hidden
+ * from this host or container). Links to an NVSwitch join every pair of GPUs
  * that reach a switch, with the smaller of their counts (nvidia-smi shows
  * NV18 between the GPUs of an HGX H200 board). Returns 0 or -ENOMEM.
  */

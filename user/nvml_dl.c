@@ -31,6 +31,7 @@ struct nvml {
 	int (*pci)(nvml_device d, struct nvml_pci_info *p);
 	int (*state)(nvml_device d, unsigned int link, int *active);
 	int (*remote)(nvml_device d, unsigned int link, struct nvml_pci_info *p);
+	int (*remote_type)(nvml_device d, unsigned int link, int *type);
 	const char *(*error)(int rc);
 	int (*driver_version)(char *buf, unsigned int len);
 	char version[96];
@@ -80,6 +81,16 @@ static int op_link_remote(void *ctx, unsigned int dev, unsigned int link,
 	return rc;
 }
 
+static int op_link_remote_type(void *ctx, unsigned int dev, unsigned int link,
+			       int *type)
+{
+	struct nvml *m = ctx;
+	nvml_device d;
+	int rc = m->handle(dev, &d);
+
+	return rc ? rc : m->remote_type(d, link, type);
+}
+
 static const char *op_error(void *ctx, int rc)
 {
 	const char *s = ((struct nvml *)ctx)->error(rc);
@@ -116,7 +127,7 @@ int pa_nvml_read(struct pa_fabric *f)
 	const char *name = getenv("PCIEAUDIT_NVML_LIB");
 	struct nvml m = { 0 };
 	struct pa_nvml_ops ops = {
-		&m, op_count, op_bus_id, op_link_state, op_link_remote,
+		&m, op_count, op_bus_id, op_link_state, op_link_remote, NULL,
 		op_error, NULL,
 	};
 	char why[256];
@@ -132,6 +143,9 @@ int pa_nvml_read(struct pa_fabric *f)
 		return pa_source_set(&f->nvml, PA_SRC_ABSENT,
 				     e ? e : "cannot load " NVML_LIB);
 	}
+	/* Optional: drivers before R470 lack it. */
+	if (m.lib && LOOKUP(&m, remote_type, "nvmlDeviceGetNvLinkRemoteDeviceType"))
+		ops.link_remote_type = op_link_remote_type;
 	if (!lookup_all(&m)) {
 		snprintf(why, sizeof(why), "%s lacks an NVML call this CLI needs",
 			 name && *name ? name : NVML_LIB);

@@ -33,6 +33,19 @@ static int find_gpu(const struct gpu *gpus, unsigned int n,
 	return -1;
 }
 
+/* A far end that is none of NVML's GPUs: an NVSwitch, unless NVML says
+ * it is a GPU (one hidden from us) or something else. */
+static bool is_switch(const struct pa_nvml_ops *ops, unsigned int dev,
+		      unsigned int link)
+{
+	int type = PA_NVML_REMOTE_SWITCH;
+
+	if (ops->link_remote_type &&
+	    ops->link_remote_type(ops->ctx, dev, link, &type) != PA_NVML_SUCCESS)
+		return true;
+	return type == PA_NVML_REMOTE_SWITCH;
+}
+
 /* One GPU's links: to other GPUs into f, the rest counted as switch links. */
 static int read_links(const struct pa_nvml_ops *ops, struct gpu *gpus,
 		      unsigned int n, unsigned int dev, struct pa_fabric *f)
@@ -51,7 +64,8 @@ static int read_links(const struct pa_nvml_ops *ops, struct gpu *gpus,
 			continue;
 		peer = find_gpu(gpus, n, &far);
 		if (peer < 0) {
-			gpus[dev].to_switch++;
+			if (is_switch(ops, dev, l))
+				gpus[dev].to_switch++;
 			continue;
 		}
 		/* Each end reports the link: count it from the lower one. */

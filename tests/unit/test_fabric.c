@@ -116,6 +116,17 @@ static int fake_link_remote(void *ctx, unsigned int dev, unsigned int link,
 	return PA_NVML_SUCCESS;
 }
 
+static int fake_link_remote_type(void *ctx, unsigned int dev,
+				 unsigned int link, int *type)
+{
+	json_object *t = member(link_of(ctx, dev, link), "remote_type");
+
+	if (!t || !json_object_is_type(t, json_type_int))
+		return PA_NVML_NOT_SUPPORTED;
+	*type = json_object_get_int(t);
+	return PA_NVML_SUCCESS;
+}
+
 static const char *fake_error(void *ctx, int rc)
 {
 	(void)ctx;
@@ -128,7 +139,7 @@ static void fake_load(struct fake *f, struct pa_nvml_ops *ops,
 	f->root = json_object_from_file(path);
 	assert_non_null(f->root);
 	*ops = (struct pa_nvml_ops){ f, fake_count, fake_bus_id,
-		fake_link_state, fake_link_remote, fake_error,
+		fake_link_state, fake_link_remote, fake_link_remote_type, fake_error,
 		json_object_get_string(member(f->root, "driver_version")) };
 }
 
@@ -222,7 +233,8 @@ static void nvml_nv18_matches_nvidia_smi(void **state)
 }
 
 /* NVSwitch boards: links reach switches, every GPU pair gets the smaller
- * of their counts; links down or not answered are left out. */
+ * of their counts; links down or not answered are left out, and so is
+ * GPU 0's link to a GPU NVML does not list. */
 static void nvml_nvswitch(void **state)
 {
 	struct pa_fabric fab;
@@ -234,7 +246,10 @@ static void nvml_nvswitch(void **state)
 	l = pa_fabric_find(&fab, &(struct pa_addr){ 0, 0x18, 0 },
 			   &(struct pa_addr){ 0, 0x2a, 0 });
 	assert_non_null(l);
-	assert_int_equal(l->count, 18);
+	assert_int_equal(l->count, 17);
+	l = pa_fabric_find(&fab, &(struct pa_addr){ 0, 0x2a, 0 },
+			   &(struct pa_addr){ 0, 0x5d, 0 });
+	assert_int_equal(l->count, 16);
 	l = pa_fabric_find(&fab, &(struct pa_addr){ 0, 0x3a, 0 },
 			   &(struct pa_addr){ 0, 0x18, 0 });
 	assert_int_equal(l->count, 17);
