@@ -373,7 +373,13 @@ static int write_nccl_xml(const struct options *opts,
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
-	int err = pa_nccl_host_read(opts->sysfs ? opts->sysfs : "/sys", &h);
+	int err;
+
+	/* A snapshot's CPU is its host's, not this one's. */
+	if (opts->input)
+		err = pa_nccl_host_from(&rep->host, &h);
+	else
+		err = pa_nccl_host_read(opts->sysfs ? opts->sysfs : "/sys", &h);
 
 	f = err ? NULL : open_memstream(&text, &len);
 	if (f) {
@@ -402,7 +408,7 @@ static int cmd_topo(const struct options *opts)
 	char bdf[PA_BDF_LEN];
 	struct pa_report rep;
 	struct pa_nl *nl;
-	int err, rc = PA_EXIT_OK;
+	int err = 0, rc = PA_EXIT_OK;
 
 	if (opts->input || opts->sysfs) {
 		rc = load_topo(opts, &rep, &topo);
@@ -422,14 +428,15 @@ static int cmd_topo(const struct options *opts)
 	}
 	if (!opts->input)
 		pa_names_fill(rep.devices, rep.ndevices);
+	/* The file first: a failure leaves standard output empty. */
 	if (opts->nccl_xml)
 		rc = write_nccl_xml(opts, &rep);
-	err = opts->json ? pa_json_topo(stdout, &rep, &topo)
-			 : pa_text_topo(stdout, &rep, &topo);
+	if (rc == PA_EXIT_OK)
+		err = opts->json ? pa_json_topo(stdout, &rep, &topo)
+				 : pa_text_topo(stdout, &rep, &topo);
 	pa_topo_clear(&topo);
 	pa_report_clear(&rep);
-	err = finish_output(err);
-	return rc != PA_EXIT_OK ? rc : err;
+	return rc != PA_EXIT_OK ? rc : finish_output(err);
 }
 
 static int print_rules(void)

@@ -239,6 +239,18 @@ int pa_nccl_cpuinfo(const char *text, struct pa_nccl_host *h)
 	return 0;
 }
 
+int pa_nccl_host_from(const struct pa_host *host, struct pa_nccl_host *h)
+{
+	pa_nccl_host_clear(h);
+	h->family = host->cpu_family;
+	if (!host->cpu_vendor)
+		return 0;
+	h->vendor = strdup(host->cpu_vendor);
+	/* vendor_id is an x86 field. */
+	h->arch = "x86_64";
+	return h->vendor ? 0 : -ENOMEM;
+}
+
 void pa_nccl_host_clear(struct pa_nccl_host *h)
 {
 	for (size_t i = 0; i < h->nnodes; i++)

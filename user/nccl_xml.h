@@ -29,6 +29,10 @@ int pa_nccl_cpuinfo(const char *text, struct pa_nccl_host *h);
  * What cannot be read stays unknown. Returns 0 or -ENOMEM. */
 int pa_nccl_host_read(const char *root, struct pa_nccl_host *h);
 
+/* From a snapshot's host facts: vendor and family; the rest unknown.
+ * Returns 0 or -ENOMEM. Pure. */
+int pa_nccl_host_from(const struct pa_host *host, struct pa_nccl_host *h);
+
 void pa_nccl_host_clear(struct pa_nccl_host *h);
 
 /*

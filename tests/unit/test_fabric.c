@@ -616,6 +616,27 @@ static void nccl_xml_switch(void **state)
 	pa_report_clear(&rep);
 }
 
+/* A snapshot's host for the file: its CPU, not this machine's. */
+static void nccl_host_of_snapshot(void **state)
+{
+	struct pa_host host = { .cpu_vendor = "AuthenticAMD", .cpu_family = 25 };
+	struct pa_nccl_host h = { .family = -1, .model = -1 };
+
+	(void)state;
+	assert_int_equal(pa_nccl_host_from(&host, &h), 0);
+	assert_string_equal(h.vendor, "AuthenticAMD");
+	assert_string_equal(h.arch, "x86_64");
+	assert_int_equal(h.family, 25);
+	assert_int_equal(h.model, -1);
+	assert_int_equal(h.nnodes, 0);
+	pa_nccl_host_clear(&h);
+	assert_int_equal(pa_nccl_cpuinfo("vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 207\nmodel name\t: x\n\nvendor_id\t: Other\n", &h), 0);
+	assert_string_equal(h.vendor, "GenuineIntel");
+	assert_int_equal(h.family, 6);
+	assert_int_equal(h.model, 207);
+	pa_nccl_host_clear(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -631,6 +652,7 @@ int main(void)
 		cmocka_unit_test(software_rules),
 		cmocka_unit_test(snapshot_round_trip),
 		cmocka_unit_test(nccl_xml_switch),
+		cmocka_unit_test(nccl_host_of_snapshot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
