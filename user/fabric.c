@@ -17,6 +17,7 @@ void pa_fabric_clear(struct pa_fabric *f)
 	free(f->nvml.detail);
 	free(f->kfd.detail);
 	free(f->links);
+	free(f->mems);
 	free(f->sw.nvidia_version);
 	pa_fabric_init(f);
 }
@@ -55,6 +56,33 @@ int pa_fabric_add(struct pa_fabric *f, const struct pa_addr *x,
 	f->links[f->nlinks++] = (struct pa_accel_link){
 		swap ? *y : *x, swap ? *x : *y, type, count,
 	};
+	return 0;
+}
+
+int pa_fabric_add_mem(struct pa_fabric *f, const struct pa_addr *gpu,
+		      uint64_t bytes, uint32_t source)
+{
+	struct pa_gpu_mem *m;
+
+	for (size_t i = 0; i < f->nmems; i++)
+		if (pa_addr_eq(&f->mems[i].addr, gpu)) {
+			f->mems[i].bytes = bytes;
+			f->mems[i].type = source;
+			return 0;
+		}
+	m = realloc(f->mems, (f->nmems + 1) * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	f->mems = m;
+	f->mems[f->nmems++] = (struct pa_gpu_mem){ *gpu, bytes, source };
+	return 0;
+}
+
+uint64_t pa_fabric_mem(const struct pa_fabric *f, const struct pa_addr *gpu)
+{
+	for (size_t i = 0; i < f->nmems; i++)
+		if (pa_addr_eq(&f->mems[i].addr, gpu))
+			return f->mems[i].bytes;
 	return 0;
 }
 

@@ -52,11 +52,21 @@ struct pa_gpu_sw {
 	char *nvidia_version;	/* the driver's version line; NULL unknown */
 };
 
+/* A GPU's memory as its driver reports it: for BAR checks (a BAR smaller
+ * than the memory limits GPUDirect registration). */
+struct pa_gpu_mem {
+	struct pa_addr addr;
+	uint64_t bytes;
+	uint32_t type;			/* the source: enum pa_accel_type */
+};
+
 struct pa_fabric {
 	struct pa_source nvml;
 	struct pa_source kfd;
 	struct pa_accel_link *links;
 	size_t nlinks;
+	struct pa_gpu_mem *mems;
+	size_t nmems;
 	struct pa_gpu_sw sw;
 };
 
@@ -67,6 +77,15 @@ void pa_fabric_clear(struct pa_fabric *f);
  * listed. Returns 0 or -ENOMEM; a link of a function to itself is ignored. */
 int pa_fabric_add(struct pa_fabric *f, const struct pa_addr *x,
 		  const struct pa_addr *y, uint32_t type, uint32_t count);
+
+/* Records a GPU's memory size (source NVML: PA_ACCEL_NVLINK, KFD:
+ * PA_ACCEL_XGMI); 0 or -ENOMEM. A second size for one GPU replaces the
+ * first. */
+int pa_fabric_add_mem(struct pa_fabric *f, const struct pa_addr *gpu,
+		      uint64_t bytes, uint32_t source);
+
+/* A GPU's memory size in bytes, 0 when no source gave it. */
+uint64_t pa_fabric_mem(const struct pa_fabric *f, const struct pa_addr *gpu);
 
 /* The links between x and y (either order), or NULL. */
 const struct pa_accel_link *pa_fabric_find(const struct pa_fabric *f,

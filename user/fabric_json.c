@@ -38,6 +38,26 @@ static json_object *source(const struct pa_source *s)
 	return obj;
 }
 
+static const char *mem_source(uint32_t type)
+{
+	return type == PA_ACCEL_NVLINK ? "nvml" : "kfd";
+}
+
+static json_object *mems_array(const struct pa_fabric *f)
+{
+	json_object *array = json_object_new_array();
+
+	for (size_t i = 0; i < f->nmems; i++) {
+		json_object *o = json_object_new_object();
+
+		add(o, "bdf", bdf(&f->mems[i].addr));
+		add(o, "memory_bytes", json_object_new_int64((int64_t)f->mems[i].bytes));
+		add(o, "source", json_object_new_string(mem_source(f->mems[i].type)));
+		json_object_array_add(array, o);
+	}
+	return array;
+}
+
 json_object *pa_fabric_json(const struct pa_fabric *f)
 {
 	json_object *obj = json_object_new_object();
@@ -56,6 +76,7 @@ json_object *pa_fabric_json(const struct pa_fabric *f)
 		json_object_array_add(links, o);
 	}
 	add(obj, "links", links);
+	add(obj, "gpus", mems_array(f));
 	add(sources, "nvml", source(&f->nvml));
 	add(sources, "kfd", source(&f->kfd));
 	add(obj, "sources", sources);
@@ -133,6 +154,38 @@ static int parse_link(json_object *o, size_t i, struct pa_fabric *f,
 	return pa_fabric_add(f, &x, &y, t, (uint32_t)n);
 }
 
+static int parse_mem(json_object *o, size_t i, struct pa_fabric *f,
+		     char *why, size_t len)
+{
+	json_object *b, *bytes, *src;
+	struct pa_addr a;
+	char path[32];
+	int64_t n;
+	int err;
+
+	snprintf(path, sizeof(path), "gpus[%zu].", i);
+	if (!json_object_is_type(o, json_type_object))
+		return bad(why, len, "gpus[%zu]: expected object", i);
+	err = get(o, "bdf", json_type_string, &b, why, len, path);
+	if (!err)
+		err = get(o, "memory_bytes", json_type_int, &bytes, why, len, path);
+	if (!err)
+		err = get(o, "source", json_type_string, &src, why, len, path);
+	if (err)
+		return err;
+	if (!b || pa_bdf_parse(json_object_get_string(b), &a))
+		return bad(why, len, "%sbdf: expected a PCI address", path);
+	n = bytes ? json_object_get_int64(bytes) : 0;
+	if (n < 1)
+		return bad(why, len, "%smemory_bytes: expected a positive number", path);
+	if (!src || (strcmp(json_object_get_string(src), "nvml") &&
+		     strcmp(json_object_get_string(src), "kfd")))
+		return bad(why, len, "%ssource: expected nvml or kfd", path);
+	return pa_fabric_add_mem(f, &a, (uint64_t)n,
+				 strcmp(json_object_get_string(src), "nvml") ?
+				 PA_ACCEL_XGMI : PA_ACCEL_NVLINK);
+}
+
 static int parse_source(json_object *sources, const char *key,
 			struct pa_source *s, char *why, size_t len)
 {
@@ -196,7 +249,7 @@ int pa_fabric_parse_json(json_object *obj, struct pa_fabric **out, char *why,
 			 size_t len)
 {
 	struct pa_fabric *f = malloc(sizeof(*f));
-	json_object *links, *sources;
+	json_object *links, *gpus, *sources;
 	int err;
 
 	*out = NULL;
@@ -206,6 +259,10 @@ int pa_fabric_parse_json(json_object *obj, struct pa_fabric **out, char *why,
 	err = get(obj, "links", json_type_array, &links, why, len, "");
 	for (size_t i = 0; !err && links && i < json_object_array_length(links); i++)
 		err = parse_link(json_object_array_get_idx(links, i), i, f, why, len);
+	if (!err)
+		err = get(obj, "gpus", json_type_array, &gpus, why, len, "");
+	for (size_t i = 0; !err && gpus && i < json_object_array_length(gpus); i++)
+		err = parse_mem(json_object_array_get_idx(gpus, i), i, f, why, len);
 	if (!err)
 		err = get(obj, "sources", json_type_object, &sources, why, len, "");
 	if (!err && sources)

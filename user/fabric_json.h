@@ -10,6 +10,7 @@
 /*
  * {"links": [{"a", "b", "type": "nvlink"|"xgmi", "count"}],
  *  "sources": {"nvml": {"state", "detail"}, "kfd": {...}},
+ *  "gpus": [{"bdf", "memory_bytes", "source": "nvml"|"kfd"}],
  *  "software": {"nvidia_loaded", "nvidia_open", "peermem_loaded",
  *               "dmabuf_core", "nvidia_version"}}: null for unknown.
  */

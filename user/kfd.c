@@ -19,6 +19,7 @@
 struct node {
 	bool gpu;
 	struct pa_addr addr;
+	uint64_t mem;			/* bytes over its memory banks */
 };
 
 static char *read_text(const char *path)
@@ -30,6 +31,32 @@ static char *read_text(const char *path)
 }
 
 /* A GPU node's PCI address: location_id is bus << 8 | devfn. */
+/* The sizes of a GPU node's mem_banks/M/properties, added up. */
+static uint64_t read_mem(const char *dir, unsigned int id)
+{
+	char path[PATH_MAX + 32], bank[PATH_MAX + 320];
+	uint64_t total = 0, size;
+	struct dirent *e;
+	char *props;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%u/mem_banks", dir, id);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(bank, sizeof(bank), "%s/%s/properties", path, e->d_name);
+		props = read_text(bank);
+		if (props && pa_kfd_prop(props, "size_in_bytes", &size))
+			total += size;
+		free(props);
+	}
+	closedir(d);
+	return total;
+}
+
 static bool read_node(const char *dir, unsigned int id, struct node *n)
 {
 	char path[PATH_MAX + 32];
@@ -47,6 +74,7 @@ static bool read_node(const char *dir, unsigned int id, struct node *n)
 	pa_kfd_prop(props, "domain", &domain);
 	n->addr = (struct pa_addr){ (uint32_t)domain, (uint8_t)(loc >> 8),
 				    (uint8_t)loc };
+	n->mem = n->gpu ? read_mem(dir, id) : 0;
 	free(props);
 	free(gid);
 	return true;
@@ -108,8 +136,12 @@ int pa_kfd_read(const char *root, struct pa_fabric *f)
 	/* Nodes are numbered from 0 without gaps. */
 	while (n < MAX_NODES && read_node(dir, n, &nodes[n]))
 		n++;
-	for (unsigned int i = 0; i < n && !err; i++)
+	for (unsigned int i = 0; i < n && !err; i++) {
 		err = read_links(dir, i, nodes, n, f);
+		if (!err && nodes[i].gpu && nodes[i].mem)
+			err = pa_fabric_add_mem(f, &nodes[i].addr, nodes[i].mem,
+						PA_ACCEL_XGMI);
+	}
 	if (!err && !n) {
 		snprintf(why, sizeof(why), "%s/0/properties unreadable", dir);
 		err = pa_source_set(&f->kfd, PA_SRC_FAILED, why);

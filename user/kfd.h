@@ -20,7 +20,8 @@ bool pa_kfd_prop(const char *text, const char *key, uint64_t *value);
 
 /*
  * Reads the XGMI links between GPU nodes below root (a sysfs mount or a
- * fixture holding class/kfd/...) into f, and f->kfd's state: ABSENT
+ * fixture holding class/kfd/...) into f, each GPU's memory (its
+ * mem_banks' size_in_bytes) into f->mems, and f->kfd's state: ABSENT
  * without a KFD topology (amdgpu not loaded, or not an AMD host), READ
  * otherwise, FAILED when a node cannot be read. Returns 0 or -ENOMEM.
  */

@@ -8,6 +8,7 @@
 #define PA_NVML_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fabric.h"
 
@@ -37,12 +38,15 @@ struct pa_nvml_ops {
 	 * then count as switches. */
 	int (*link_remote_type)(void *ctx, unsigned int dev, unsigned int link,
 				int *type);
+	/* nvmlDeviceGetMemoryInfo's total, in bytes. May be NULL. */
+	int (*memory)(void *ctx, unsigned int dev, uint64_t *bytes);
 	const char *(*error)(void *ctx, int rc);
 	const char *version;	/* the driver's, or NULL */
 };
 
 /*
- * The NVLinks among NVML's GPUs, into f->links, and f->nvml's state:
+ * The NVLinks among NVML's GPUs, into f->links, each GPU's memory size
+ * into f->mems where NVML gives it, and f->nvml's state:
  * READ (links complete, maybe none) or FAILED (the device list could not
  * be read). A link whose state or far end NVML does not give is left out,
  * as NCCL leaves it out; so is one to a GPU NVML does not list (hidden

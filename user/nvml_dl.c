@@ -22,6 +22,11 @@ struct nvml_pci_info {
 
 typedef void *nvml_device;
 
+/* nvmlMemory_t (version 1): bytes. */
+struct nvml_memory {
+	unsigned long long total, free, used;
+};
+
 struct nvml {
 	void *lib;
 	int (*init)(void);
@@ -32,6 +37,7 @@ struct nvml {
 	int (*state)(nvml_device d, unsigned int link, int *active);
 	int (*remote)(nvml_device d, unsigned int link, struct nvml_pci_info *p);
 	int (*remote_type)(nvml_device d, unsigned int link, int *type);
+	int (*memory)(nvml_device d, struct nvml_memory *mem);
 	const char *(*error)(int rc);
 	int (*driver_version)(char *buf, unsigned int len);
 	char version[96];
@@ -91,6 +97,20 @@ static int op_link_remote_type(void *ctx, unsigned int dev, unsigned int link,
 	return rc ? rc : m->remote_type(d, link, type);
 }
 
+static int op_memory(void *ctx, unsigned int dev, uint64_t *bytes)
+{
+	struct nvml *m = ctx;
+	struct nvml_memory mem = { 0 };
+	nvml_device d;
+	int rc = m->handle(dev, &d);
+
+	if (!rc)
+		rc = m->memory(d, &mem);
+	if (!rc)
+		*bytes = mem.total;
+	return rc;
+}
+
 static const char *op_error(void *ctx, int rc)
 {
 	const char *s = ((struct nvml *)ctx)->error(rc);
@@ -128,7 +148,7 @@ int pa_nvml_read(struct pa_fabric *f)
 	struct nvml m = { 0 };
 	struct pa_nvml_ops ops = {
 		&m, op_count, op_bus_id, op_link_state, op_link_remote, NULL,
-		op_error, NULL,
+		NULL, op_error, NULL,
 	};
 	char why[256];
 	int rc, err;
@@ -143,9 +163,11 @@ int pa_nvml_read(struct pa_fabric *f)
 		return pa_source_set(&f->nvml, PA_SRC_ABSENT,
 				     e ? e : "cannot load " NVML_LIB);
 	}
-	/* Optional: drivers before R470 lack it. */
-	if (m.lib && LOOKUP(&m, remote_type, "nvmlDeviceGetNvLinkRemoteDeviceType"))
+	/* Optional: drivers before R470 lack the remote type. */
+	if (LOOKUP(&m, remote_type, "nvmlDeviceGetNvLinkRemoteDeviceType"))
 		ops.link_remote_type = op_link_remote_type;
+	if (LOOKUP(&m, memory, "nvmlDeviceGetMemoryInfo"))
+		ops.memory = op_memory;
 	if (!lookup_all(&m)) {
 		snprintf(why, sizeof(why), "%s lacks an NVML call this CLI needs",
 			 name && *name ? name : NVML_LIB);

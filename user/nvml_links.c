@@ -119,8 +119,15 @@ int pa_nvml_collect(const struct pa_nvml_ops *ops, struct pa_fabric *f)
 			return err;
 		}
 	}
-	for (unsigned int i = 0; i < n && !err; i++)
+	for (unsigned int i = 0; i < n && !err; i++) {
+		uint64_t bytes = 0;
+
 		err = read_links(ops, gpus, n, i, f);
+		if (!err && ops->memory &&
+		    ops->memory(ops->ctx, i, &bytes) == PA_NVML_SUCCESS && bytes)
+			err = pa_fabric_add_mem(f, &gpus[i].addr, bytes,
+						PA_ACCEL_NVLINK);
+	}
 	if (!err)
 		err = switch_pairs(gpus, n, f);
 	if (!err)

@@ -127,6 +127,16 @@ static int fake_link_remote_type(void *ctx, unsigned int dev,
 	return PA_NVML_SUCCESS;
 }
 
+static int fake_memory(void *ctx, unsigned int dev, uint64_t *bytes)
+{
+	json_object *m = member(device(ctx, dev), "memory_total");
+
+	if (!m || !json_object_is_type(m, json_type_int))
+		return PA_NVML_NOT_SUPPORTED;
+	*bytes = (uint64_t)json_object_get_int64(m);
+	return PA_NVML_SUCCESS;
+}
+
 static const char *fake_error(void *ctx, int rc)
 {
 	(void)ctx;
@@ -139,7 +149,8 @@ static void fake_load(struct fake *f, struct pa_nvml_ops *ops,
 	f->root = json_object_from_file(path);
 	assert_non_null(f->root);
 	*ops = (struct pa_nvml_ops){ f, fake_count, fake_bus_id,
-		fake_link_state, fake_link_remote, fake_link_remote_type, fake_error,
+		fake_link_state, fake_link_remote, fake_link_remote_type,
+		fake_memory, fake_error,
 		json_object_get_string(member(f->root, "driver_version")) };
 }
 
@@ -166,7 +177,7 @@ static struct pa_addr addr(uint32_t domain, uint8_t bus, uint8_t dev,
 static void nvml_h200_recorded(void **state)
 {
 	struct pa_fabric fab;
-	char *smi = NULL;
+	char *smi = NULL, *mib;
 	size_t len;
 
 	(void)state;
@@ -178,6 +189,15 @@ static void nvml_h200_recorded(void **state)
 	assert_int_equal(pa_read_file(GPU_FIXTURES "/h200/captured/smi-topo-m.txt",
 				      1 << 16, &smi, &len), 0);
 	assert_null(strstr(smi, "\tNV"));
+	free(smi);
+	/* The memory, as nvidia-smi -q's FB Memory Usage Total (MiB). */
+	assert_int_equal(fab.nmems, 1);
+	assert_int_equal(pa_read_file(GPU_FIXTURES "/h200/captured/smi-q.txt",
+				      1 << 20, &smi, &len), 0);
+	mib = strstr(strstr(smi, "FB Memory Usage"), "Total");
+	assert_non_null(mib);
+	assert_int_equal(pa_fabric_mem(&fab, &(struct pa_addr){ 0, 0, 6 << 3 }) >> 20,
+			 strtoull(strchr(mib, ':') + 1, NULL, 10));
 	free(smi);
 	pa_fabric_clear(&fab);
 }
@@ -326,6 +346,10 @@ static void kfd_fixture(void **state)
 	assert_non_null(pa_fabric_find(&fab, &c, &b));
 	pa_accel_cell(l, cell, sizeof(cell));
 	assert_string_equal(cell, "XGMI");
+	/* 192 GiB in two banks on node 1, one on the others. */
+	assert_int_equal(fab.nmems, 3);
+	assert_int_equal(pa_fabric_mem(&fab, &a), 206158430208ull);
+	assert_int_equal(pa_fabric_mem(&fab, &c), 206158430208ull);
 	pa_fabric_clear(&fab);
 
 	pa_fabric_init(&fab);
@@ -536,6 +560,7 @@ static void snapshot_round_trip(void **state)
 					   sizeof(err)), 0);
 	assert_non_null(back.fabric);
 	assert_int_equal(back.fabric->nlinks, 4);
+	assert_int_equal(back.fabric->nmems, 3);
 	b = test_render(render_report, &back, &ret);
 	assert_string_equal(a, b);
 	free(a);
