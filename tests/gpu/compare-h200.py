@@ -90,6 +90,7 @@ def smi_gpus():
             "max_width": int(link.findtext("link_widths/max_link_width").rstrip("x")),
             "width": int(link.findtext("link_widths/current_link_width").rstrip("x")),
             "bar1_bytes": int(gpu.findtext("bar1_memory_usage/total").split()[0]) << 20,
+            "fb_mib": int(gpu.findtext("fb_memory_usage/total").split()[0]),
             "driver_version": root.findtext("driver_version"),
         }
     return out
@@ -170,6 +171,21 @@ def compare(cli, r):
     nvml = on["fabric"]["sources"]["nvml"]
     r.same("device.nvml.state", nvml["state"], "read")
     r.same("device.nvml.driver", nvml["detail"], next(iter(smi.values()))["driver_version"])
+    for g in on["fabric"]["gpus"]:
+        r.same(f"device.nvml[{g['bdf']}].memory_mib", g["memory_bytes"] >> 20,
+               smi[g["bdf"]]["fb_mib"])
+    r.same("device.nvml.gpus", sorted(g["bdf"] for g in on["fabric"]["gpus"]), sorted(smi))
+    off = json.load(open(os.path.join(CAP, "pa-new-off-topo.json")))
+    r.same("device.no-nvml.state", off["fabric"]["sources"]["nvml"]["state"], "disabled")
+    r.same("device.no-nvml.gpus", off["fabric"]["gpus"], [])
+    # Without the library, or with NVML turned off, the NVLinks there were
+    # unknown, never absent (the dlopen failure path on the real machine).
+    nolib = open(os.path.join(CAP, "pa-new-nolib-check.txt")).read()
+    r.same("device.nolib.accel-link", "SKIP  gpudirect.accel-link (NVLink unknown: NVML absent: "
+           "/nonexistent/libnvidia-ml.so.1: cannot open shared object file" in nolib, True)
+    offc = open(os.path.join(CAP, "pa-new-off-checkprofilegpudirect.txt")).read()
+    r.same("device.no-nvml.accel-link", "SKIP  gpudirect.accel-link (NVLink unknown: NVML disabled"
+           in offc, True)
     r.same("device.nvlinks", len(on["fabric"]["links"]),
            sum(1 for row in topo.values() for c in row["cells"] if c.startswith("NV")))
     rec = json.load(open(os.path.join(CAP, "nvml.json")))
