@@ -394,6 +394,8 @@ int pa_json_p2p(FILE *f, const struct pa_report *rep)
 	json_object *root = document(&rep->info);
 
 	add(root, "p2p", p2p_array(rep));
+	if (rep->fabric)
+		add(root, "fabric", pa_fabric_json(rep->fabric));
 	return print_document(f, root);
 }
 

@@ -299,6 +299,9 @@ static int cmd_p2p(const struct options *opts)
 	if (!err)
 		err = pa_fetch_p2p(nl, a, b, 1, &rep.p2p);
 	pa_nl_close(nl);
+	/* NVLink or XGMI between them, which the path is then not used for. */
+	if (!err)
+		err = pa_fabric_read("/sys", &rep);
 	if (err == -ENODEV)
 		ei.bdf = absent_bdf(&rep, a, b, which);
 	if (err) {

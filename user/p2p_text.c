@@ -262,9 +262,17 @@ static void print_legend(FILE *f, const struct pa_report *rep,
 {
 	enum pa_legend legend = pa_legend_of(rep, p);
 
+	const struct pa_accel_link *l = rep->fabric ?
+		pa_fabric_find(rep->fabric, &p->provider, &p->client) : NULL;
+
 	label(f, "topology:");
 	fprintf(f, "%s (%s)\n", pa_legend_name(legend),
 		pa_legend_meaning(legend));
+	if (!l)
+		return;
+	label(f, "links:");
+	fprintf(f, "%u %s link%s join them: their P2P traffic takes those, not this PCIe path\n",
+		l->count, pa_accel_type_name(l->type), l->count == 1 ? "" : "s");
 }
 
 /* ---- The narrowest link -------------------------------------------------- */

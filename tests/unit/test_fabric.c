@@ -27,6 +27,7 @@
 #include "nccl_xml.h"
 #include "nvml.h"
 #include "p2p_infer.h"
+#include "p2p_text.h"
 #include "policy.h"
 #include "snapshot.h"
 #include "sysfs_model.h"
@@ -469,6 +470,84 @@ static void check_guest_on_nvlink(void **state)
 	pa_report_clear(&rep);
 }
 
+struct out_case {
+	const struct pa_report *rep;
+	const struct pa_topo *topo;
+	const struct pa_p2p_pair *pair;
+};
+
+static int render_p2p(FILE *f, const void *arg)
+{
+	const struct out_case *c = arg;
+
+	return pa_text_p2p(f, c->rep, c->pair);
+}
+
+static int render_topo(FILE *f, const void *arg)
+{
+	const struct out_case *c = arg;
+
+	return pa_text_topo(f, c->rep, c->topo);
+}
+
+static int render_topo_json(FILE *f, const void *arg)
+{
+	const struct out_case *c = arg;
+
+	return pa_json_topo(f, c->rep, c->topo);
+}
+
+/* The guest's GPUs on NV18: topo's cells and legend, p2p's line, and the
+ * JSON's link with its type and count. */
+static void outputs_on_nvlink(void **state)
+{
+	struct pa_addr g0 = addr(0, 0, 6, 0), g1 = addr(0, 0, 7, 0);
+	struct pa_addr both[2] = { g0, g1 };
+	json_object *root, *link;
+	struct out_case c;
+	struct pa_report rep;
+	struct pa_topo t;
+	char *text;
+	int ret;
+
+	(void)state;
+	guest_report(&rep);
+	rep.fabric = malloc(sizeof(*rep.fabric));
+	assert_non_null(rep.fabric);
+	collect(DATA "/nvml/h200-2gpu-nv18.json", rep.fabric);
+	assert_int_equal(pa_p2p_fill(&rep, both, 2), 0);
+	rep.has_p2p = true;
+	assert_int_equal(pa_topo_select(&rep, PA_SELECT_DEFAULT, NULL, 0, &t, NULL), 0);
+	c = (struct out_case){ &rep, &t, pa_p2p_find(&rep.p2p, &g0, &g1) };
+
+	text = test_render(render_topo, &c, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(text, "GPU0  X      NV18"));
+	assert_non_null(strstr(text, "GPU1  NV18   X"));
+	assert_non_null(strstr(text, "NVLink: from NVML (driver 580.159.04)\n"));
+	free(text);
+
+	text = test_render(render_p2p, &c, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(text, "links:      18 NVLink links join them"));
+	free(text);
+
+	text = test_render(render_topo_json, &c, &ret);
+	assert_int_equal(ret, 0);
+	root = json_tokener_parse(text);
+	assert_non_null(root);
+	link = json_object_array_get_idx(member(member(root, "fabric"), "links"), 0);
+	assert_string_equal(json_object_get_string(member(link, "type")), "nvlink");
+	assert_int_equal(json_object_get_int(member(link, "count")), 18);
+	assert_string_equal(json_object_get_string(member(link, "a")), "0000:00:06.0");
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(
+		json_object_array_get_idx(member(root, "matrix"), 0), 1)), "NV18");
+	json_object_put(root);
+	free(text);
+	pa_topo_clear(&t);
+	pa_report_clear(&rep);
+}
+
 /* One NVIDIA GPU, with the software facts given. */
 static void sw_case(const char *release, int nvidia, int open, int peermem,
 		    int dmabuf, struct pa_check *c, struct pa_report *rep)
@@ -674,6 +753,7 @@ int main(void)
 		cmocka_unit_test(kfd_props),
 		cmocka_unit_test(gpu_sw_recorded),
 		cmocka_unit_test(check_guest_on_nvlink),
+		cmocka_unit_test(outputs_on_nvlink),
 		cmocka_unit_test(software_rules),
 		cmocka_unit_test(snapshot_round_trip),
 		cmocka_unit_test(nccl_xml_switch),
