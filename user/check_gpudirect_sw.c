@@ -81,6 +81,25 @@ static size_t nvidia_gpus(const struct pa_report *rep, struct pa_addr *out)
 	return n;
 }
 
+/* A NIC GPUDirect RDMA can use: InfiniBand class, NVIDIA (Mellanox)
+ * networking, AWS EFA. Others may do RDMA too (E810 through irdma), so
+ * without one the software findings are info, not absent. */
+static bool rdma_nic(const struct pa_device *d)
+{
+	if (pa_class_kind(d->class) != PA_KIND_NIC)
+		return false;
+	return d->class >> 8 == 0x0207 || d->vendor == 0x15b3 ||
+	       (d->driver && !strcmp(d->driver, "efa"));
+}
+
+static bool any_rdma_nic(const struct pa_report *rep)
+{
+	for (size_t i = 0; i < rep->ndevices; i++)
+		if (rdma_nic(&rep->devices[i]))
+			return true;
+	return false;
+}
+
 enum route { ROUTE_NO, ROUTE_YES, ROUTE_UNKNOWN };
 
 /* Whether GPU memory can go out through dma-buf; why says what is missing
@@ -135,9 +154,11 @@ static void peermem(struct pa_check *c, const struct pa_addr *gpus, size_t n,
 			     "nvidia-peermem is not loaded, and whether dma-buf can serve instead is unknown (%s)",
 			     why);
 	else
-		pa_check_add(c, PA_GD_PEERMEM, 0, gpus, n, modprobe,
-			     "nvidia-peermem is not loaded and dma-buf cannot serve instead (%s): RDMA NICs cannot register GPU memory",
-			     why);
+		pa_check_add(c, PA_GD_PEERMEM,
+			     any_rdma_nic(c->rep) ? 0 : PA_SEV_INFO, gpus, n, modprobe,
+			     "nvidia-peermem is not loaded and dma-buf cannot serve instead (%s): RDMA NICs cannot register GPU memory%s",
+			     why, any_rdma_nic(c->rep) ? "" :
+			     " (no InfiniBand, NVIDIA/Mellanox or EFA NIC found: info)");
 }
 
 static void dmabuf(struct pa_check *c, const struct pa_addr *gpus, size_t n,
@@ -153,7 +174,8 @@ static void dmabuf(struct pa_check *c, const struct pa_addr *gpus, size_t n,
 		pa_check_skip(c, PA_GD_DMABUF, "%s", why);
 		return;
 	}
-	pa_check_add(c, PA_GD_DMABUF, sw->peermem_loaded > 0 ? PA_SEV_INFO : 0,
+	pa_check_add(c, PA_GD_DMABUF,
+		     sw->peermem_loaded > 0 || !any_rdma_nic(c->rep) ? PA_SEV_INFO : 0,
 		     gpus, n, sw->nvidia_open == 0 ?
 		     (struct pa_remedy){ PA_REMEDY_COMMAND,
 		     "install NVIDIA's open kernel modules (the driver's -m=kernel-open, or the nvidia-open packages)" } :

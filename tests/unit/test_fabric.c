@@ -548,20 +548,33 @@ static void outputs_on_nvlink(void **state)
 	pa_report_clear(&rep);
 }
 
-/* One NVIDIA GPU, with the software facts given. */
-static void sw_case(const char *release, int nvidia, int open, int peermem,
-		    int dmabuf, struct pa_check *c, struct pa_report *rep)
+/* One NVIDIA GPU and, with nic, a ConnectX NIC; the software facts
+ * given. */
+static void sw_case_nic(const char *release, int nvidia, int open,
+			int peermem, int dmabuf, bool nic, struct pa_check *c,
+			struct pa_report *rep)
 {
 	*rep = (struct pa_report){ 0 };
 	test_add_dev(rep, &(struct test_dev){ .bus = 3, .up_bus = -1,
 		.class = 0x030200, .pcie_type = PCI_EXP_TYPE_ENDPOINT });
 	rep->devices[0].vendor = 0x10de;
+	if (nic) {
+		test_add_dev(rep, &(struct test_dev){ .bus = 4, .up_bus = -1,
+			.class = 0x020000, .pcie_type = PCI_EXP_TYPE_ENDPOINT });
+		rep->devices[1].vendor = 0x15b3;
+	}
 	rep->info.kernel_release = release ? strdup(release) : NULL;
 	rep->fabric = malloc(sizeof(*rep->fabric));
 	assert_non_null(rep->fabric);
 	pa_fabric_init(rep->fabric);
 	rep->fabric->sw = (struct pa_gpu_sw){ peermem, nvidia, open, dmabuf, NULL };
 	run_gpudirect(rep, c);
+}
+
+static void sw_case(const char *release, int nvidia, int open, int peermem,
+		    int dmabuf, struct pa_check *c, struct pa_report *rep)
+{
+	sw_case_nic(release, nvidia, open, peermem, dmabuf, true, c, rep);
 }
 
 static void software_rules(void **state)
@@ -589,6 +602,13 @@ static void software_rules(void **state)
 	assert_non_null(strstr(f->message, "older than 5.12"));
 	assert_non_null(strstr(f->message, "proprietary"));
 	assert_string_equal(f->remedy_kind == PA_REMEDY_COMMAND ? "command" : "?", "command");
+	pa_check_clear(&c);
+	pa_report_clear(&rep);
+
+	/* The same without an RDMA NIC: nothing to register memory for. */
+	sw_case_nic("5.10.0-30-amd64", 1, 0, 0, 1, false, &c, &rep);
+	assert_int_equal(finding(&c, PA_GD_PEERMEM, 0)->severity, PA_SEV_INFO);
+	assert_int_equal(finding(&c, PA_GD_DMABUF, 0)->severity, PA_SEV_INFO);
 	pa_check_clear(&c);
 	pa_report_clear(&rep);
 
