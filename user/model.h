@@ -203,6 +203,8 @@ struct pa_p2p {
 	size_t cap;		/* room in pairs (pa_p2p_add(), pa_p2p_take()) */
 };
 
+struct pa_fabric;
+
 struct pa_report {
 	struct pa_info info;
 	struct pa_device *devices;
@@ -220,6 +222,9 @@ struct pa_report {
 	struct pa_host host;
 	/* What the source found wrong or missing in its input. */
 	struct pa_warnings warnings;
+	/* NVLink, XGMI and GPUDirect software (fabric.h); NULL when not read:
+	 * the module's report, a snapshot. pa_report_clear() frees it. */
+	struct pa_fabric *fabric;
 };
 
 bool pa_addr_eq(const struct pa_addr *a, const struct pa_addr *b);
