@@ -84,6 +84,15 @@ const struct pa_rule pa_rules[PA_NRULES] = {
 	[PA_BL_ACS_PARAM_EFFECT] = { "baseline.acs-param-effect", BL, PA_SEV_FAIL,
 		"pci=disable_acs_redir= or pci=config_acs= did not set a device's ACS control as asked",
 		"6.11 to 6.14 kernels without commit 9cf8a952d57b copy the bits these parameters clear from the firmware and misparse a config_acs naming several devices; config_acs does not exist before 6.11; a malformed entry stops the kernel's parsing; setpci can rewrite ACS after boot" },
+	[PA_GD_ACCEL_LINK] = { "gpudirect.accel-link", GD, PA_SEV_INFO,
+		"a pair of accelerators is joined by NVLink or XGMI",
+		"NCCL and the drivers send the pair's traffic over those links, not PCIe: the pair's PCIe path is not judged; NVLink comes from NVML, XGMI from the kernel's KFD topology, and where NVML cannot be read the links are unknown, not absent" },
+	[PA_GD_PEERMEM] = { "gpudirect.peermem-not-loaded", GD, PA_SEV_WARN,
+		"the NVIDIA driver is loaded without nvidia-peermem, and no dma-buf route is known",
+		"RDMA NICs register GPU memory through nvidia-peermem or through dma-buf; without either, GPUDirect RDMA falls back to copies through host memory (info when the dma-buf route is there, or no InfiniBand, NVIDIA/Mellanox or EFA NIC is)" },
+	[PA_GD_DMABUF] = { "gpudirect.dmabuf-unavailable", GD, PA_SEV_WARN,
+		"GPU memory cannot be shared through dma-buf",
+		"dma-buf GPUDirect RDMA needs Linux 5.12 or later with the dma-buf core and NVIDIA's open kernel module; it replaces nvidia-peermem (info when nvidia-peermem is loaded, or no InfiniBand, NVIDIA/Mellanox or EFA NIC is there)" },
 };
 
 static const char *const profiles[PA_NPROFILES] = {
