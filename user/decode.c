@@ -51,6 +51,7 @@ static const struct nla_policy iommu_policy[PCIEAUDIT_A_IOMMU_MAX + 1] = {
 	[PCIEAUDIT_A_IOMMU_DEF_DOMAIN]		= U32,
 	[PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE]	= U32,
 	[PCIEAUDIT_A_IOMMU_INSTANCE]		= STRING,
+	[PCIEAUDIT_A_IOMMU_DMA_OWNER]		= U32,
 };
 
 static const struct nla_policy dev_policy[PCIEAUDIT_A_DEV_MAX + 1] = {
@@ -264,6 +265,7 @@ static int decode_iommu(struct nlattr *nest, struct pa_iommu *iommu)
 	iommu->def_domain = get_u32(tb[PCIEAUDIT_A_IOMMU_DEF_DOMAIN]);
 	iommu->def_domain_source =
 		get_u32(tb[PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE]);
+	iommu->dma_owner = get_u32(tb[PCIEAUDIT_A_IOMMU_DMA_OWNER]);
 	return dup_string(tb[PCIEAUDIT_A_IOMMU_INSTANCE], &iommu->instance);
 }
 

@@ -12,6 +12,7 @@
 #include "exitcodes.h"
 #include "fetch.h"
 #include "fileio.h"
+#include "iommu_sysfs.h"
 #include "nl.h"
 #include "p2p_infer.h"
 #include "snapshot.h"
@@ -83,6 +84,9 @@ static int from_module(const struct pa_load *l, struct pa_report *rep,
 	if (err)
 		return module_fail(e, err, &ei);
 	err = pa_fetch_report(nl, l->only, rep);
+	/* The module no longer reads default domains or IOMMU instances. */
+	if (!err)
+		err = pa_iommu_sysfs_fill("/sys", rep);
 	if (!err && l->pairs && !l->only)
 		err = fetch_pairs(nl, rep, &ei);
 	pa_nl_close(nl);

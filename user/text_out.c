@@ -183,6 +183,8 @@ static void print_iommu(FILE *f, const char *indent, const struct pa_device *dev
 		io->def_domain_source == PCIEAUDIT_SOURCE_DERIVED ? ", derived" : "");
 	if (io->instance)
 		fprintf(f, " via %s", io->instance);
+	if (io->dma_owner)
+		fprintf(f, ", DMA ownership %s", pa_dma_owner_name(io->dma_owner));
 	fputc('\n', f);
 }
 
