@@ -69,7 +69,7 @@ int pa_iommu_sysfs_fill(const char *root, struct pa_report *rep)
 		if (err)
 			return err;
 	}
-	if (!rep->info.iommu_strict && rep->ngroups)
+	if (!rep->info.iommu_strict)
 		pa_derive_iommu_strict(rep);
 	return 0;
 }
