@@ -149,6 +149,12 @@ vfio_cycle() {	# $1: cycle number; prints OK or FAIL with the step
 	echo 0 >"$P/sriov_numvfs" || { echo "FAIL $1 disable"; return; }
 	echo "OK $1 $vf $g"
 }
+# After a failed step, so that the next cycle starts from no VFs.
+vfio_reset() {
+	[ -e "$P/virtfn0/driver" ] && readlink -f "$P/virtfn0" | sed 's,.*/,,' \
+		>/sys/bus/pci/drivers/vfio-pci/unbind
+	echo 0 >"$P/sriov_numvfs"
+}
 if [ "$VFIO_CYCLES" -gt 0 ]; then
 	P=/sys/bus/pci/devices/$PF
 	vfs=
@@ -161,7 +167,9 @@ if [ "$VFIO_CYCLES" -gt 0 ]; then
 	echo 0 >"$P/sriov_numvfs"
 	i=1
 	while [ $i -le "$VFIO_CYCLES" ]; do
-		vfio_cycle $i >>"$R/vfio.log"
+		res=$(vfio_cycle $i)
+		echo "$res" >>"$R/vfio.log"
+		case $res in FAIL*) vfio_reset 2>/dev/null ;; esac
 		i=$((i + 1))
 	done
 	echo "$VFS" >"$P/sriov_numvfs"

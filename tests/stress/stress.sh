@@ -16,7 +16,9 @@ TOPO_SMP=2
 # rescan once held a vCPU for over a minute: RCU stall reports stay on (a
 # stall fails the run) but after 300 s rather than 21 s.
 # slub_debug=A marks the one cache whose allocations the CLI phase fails.
-STRESS_KERNEL="rcupdate.rcu_cpu_stall_timeout=300 slub_debug=A,skbuff_head_cache"
+# intremap=off leaves VFIO type1 without interrupt remapping, which it
+# refuses (VFIO_SET_IOMMU: EPERM) unless told the guest is the whole world.
+STRESS_KERNEL="rcupdate.rcu_cpu_stall_timeout=300 slub_debug=A,skbuff_head_cache vfio_iommu_type1.allow_unsafe_interrupts=1"
 STRESS_PARAMS="pa_cycles=200 pa_vfio_cycles=200 pa_reloads=50 pa_sweep=400 pa_fsrand=60 pa_cli_window=1600 pa_cli_step=10 pa_cli_skb=40"
 STRESS_TOPO="pa_ep=0000:06:00.0 pa_sw=0000:01:00.0 pa_pf=0000:05:00.0 pa_vfs=2"
 TOPO_CMDLINE="intel_iommu=on intremap=off loglevel=5 $STRESS_KERNEL $STRESS_PARAMS $STRESS_TOPO"
