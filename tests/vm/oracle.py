@@ -1298,9 +1298,10 @@ class Checker:
             self.count("expectation")
 
 
-# Drivers that manage DMA themselves (driver_managed_dma): binding them
+# PCI drivers that manage DMA themselves (driver_managed_dma = true in 6.1:
+# vfio-pci and its variants, pci-stub, the PCIe port driver): binding them
 # claims no DMA ownership of the group.
-DMA_SELF_MANAGED = {"vfio-pci", "pci-stub"}
+DMA_SELF_MANAGED = {"vfio-pci", "mlx5-vfio-pci", "hisi-acc-vfio-pci", "pci-stub", "pcieport"}
 
 
 def expected_dma_owner(snap, gid, held, kernel):
