@@ -7,6 +7,8 @@
 
 #include "iommu_facts.h"
 
+#define PCIEAUDIT_NAME_LEN 64
+
 struct pcieaudit_acs {
 	u16 pos;
 	u16 cap;

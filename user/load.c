@@ -13,6 +13,7 @@
 #include "fabric_read.h"
 #include "fetch.h"
 #include "fileio.h"
+#include "iommu_sysfs.h"
 #include "lspci_model.h"
 #include "lspci_read.h"
 #include "nl.h"
@@ -86,6 +87,9 @@ static int from_module(const struct pa_load *l, struct pa_report *rep,
 	if (err)
 		return module_fail(e, err, &ei);
 	err = pa_fetch_report(nl, l->only, rep);
+	/* The module no longer reads default domains or IOMMU instances. */
+	if (!err)
+		err = pa_iommu_sysfs_fill("/sys", rep);
 	if (!err && l->pairs && !l->only)
 		err = fetch_pairs(nl, rep, &ei);
 	pa_nl_close(nl);
