@@ -172,6 +172,12 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 			    "cannot read %s: %s", what, strerror(-err));
 	err = pa_lspci_model(&s, rep, what, sizeof(what));
 	pa_sysfs_clear(&s);
+	if (!err) {
+		err = pa_lspci_tree_check(&extra.tree, rep);
+		if (err)
+			pa_report_clear(rep);
+	}
+	pa_lspci_tree_clear(&extra.tree);
 	if (err) {
 		free(extra.cmdline);
 		if (err == -ENODATA)
