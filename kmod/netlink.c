@@ -214,7 +214,7 @@ static int put_dev_attrs(struct sk_buff *skb, struct pci_dev *pdev,
 		return -EMSGSIZE;
 	if (f->iommu.in_group && put_iommu(skb, &f->iommu))
 		return -EMSGSIZE;
-	return 0;
+	return pcieaudit_nl_put_dev_caps(skb, &f->caps);
 }
 
 /* One DEV_GET message; @cb is set for dumps, to flag inconsistent ones. */

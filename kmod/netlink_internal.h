@@ -7,6 +7,8 @@
 #include <net/genetlink.h>
 #include <linux/pcieaudit.h>
 
+#include "dev_caps.h"
+
 extern struct genl_family pcieaudit_family;
 extern const struct nla_policy pcieaudit_addr_policy[PCIEAUDIT_A_ADDR_MAX + 1];
 extern const struct nla_policy pcieaudit_class_policy[PCIEAUDIT_A_CLASS_MAX + 1];
@@ -36,6 +38,9 @@ static inline void pcieaudit_nl_cursor_set(struct netlink_callback *cb,
 	cb->args[slot] = key >> 16;
 	cb->args[slot + 1] = key & 0xffff;
 }
+
+int pcieaudit_nl_put_dev_caps(struct sk_buff *skb,
+			      const struct pcieaudit_dev_caps *c);
 
 int pcieaudit_nl_p2p_doit(struct sk_buff *skb, struct genl_info *info);
 int pcieaudit_nl_p2p_start(struct netlink_callback *cb);
