@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "decode.h"
+#include "decode_caps.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -75,6 +76,9 @@ static const struct nla_policy dev_policy[PCIEAUDIT_A_DEV_MAX + 1] = {
 	[PCIEAUDIT_A_DEV_SECONDARY_BUS]	= U8,
 	[PCIEAUDIT_A_DEV_POWER_STATE]	= U32,
 	[PCIEAUDIT_A_DEV_CONFIG_UNREADABLE]	= FLAG,
+	[PCIEAUDIT_A_DEV_ATS]		= NESTED,
+	[PCIEAUDIT_A_DEV_EXPDEV]	= NESTED,
+	[PCIEAUDIT_A_DEV_BAR]		= NESTED,
 };
 
 static const struct nla_policy group_policy[PCIEAUDIT_A_GROUP_MAX + 1] = {
@@ -369,6 +373,11 @@ int pa_decode_device(struct nl_msg *msg, struct pa_device *dev)
 		return err;
 	decode_device_scalars(tb, &d);
 	err = decode_device_nests(tb, &d);
+	if (!err)
+		err = pa_decode_device_caps(genlmsg_attrdata(genlmsg_hdr(nlmsg_hdr(msg)), 0),
+					    genlmsg_attrlen(genlmsg_hdr(nlmsg_hdr(msg)), 0),
+					    tb[PCIEAUDIT_A_DEV_ATS],
+					    tb[PCIEAUDIT_A_DEV_EXPDEV], &d);
 	if (!err)
 		err = dup_string(tb[PCIEAUDIT_A_DEV_DRIVER], &d.driver);
 	if (err) {

@@ -10,6 +10,7 @@
 #include "abi_names.h"
 #include "acs.h"
 #include "bdf.h"
+#include "dev_caps.h"
 #include "link.h"
 #include "p2p_path.h"
 #include "topo.h"
@@ -168,6 +169,85 @@ static void add_topology(json_object *obj, const struct pa_device *dev)
 	add(obj, "driver", string_or_null(dev->driver));
 }
 
+static json_object *tristate_value(enum pa_tristate t)
+{
+	return t == PA_UNKNOWN ? NULL : json_object_new_boolean(t == PA_YES);
+}
+
+static json_object *bytes_or_null(uint64_t bytes)
+{
+	return bytes ? json_object_new_int64((int64_t)bytes) : NULL;
+}
+
+/* null when unknown; capable false when the function has no ATS. */
+static json_object *ats_object(const struct pa_device *dev)
+{
+	json_object *obj;
+
+	if (pa_ats_capable(dev) == PA_UNKNOWN)
+		return NULL;
+	obj = json_object_new_object();
+	add(obj, "capable", tristate_value(pa_ats_capable(dev)));
+	add(obj, "enabled", tristate_value(pa_ats_enabled(dev)));
+	return obj;
+}
+
+static json_object *pcie_device_object(const struct pa_device *dev)
+{
+	json_object *obj;
+
+	if (pa_relaxed_ordering(dev) == PA_UNKNOWN)
+		return NULL;
+	obj = json_object_new_object();
+	add(obj, "mps", bytes_or_null(pa_mps_bytes(dev)));
+	add(obj, "mps_supported", bytes_or_null(pa_mps_supported_bytes(dev)));
+	add(obj, "mrrs", bytes_or_null(pa_mrrs_bytes(dev)));
+	add(obj, "relaxed_ordering", tristate_value(pa_relaxed_ordering(dev)));
+	return obj;
+}
+
+static json_object *rebar_object(const struct pa_bar *b)
+{
+	json_object *obj = json_object_new_object();
+	json_object *sizes = json_object_new_array();
+	uint64_t sup[28];
+	size_t n = pa_rebar_supported(b, sup, 28);
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(sizes, json_object_new_int64((int64_t)sup[i]));
+	add(obj, "current", bytes_or_null(pa_rebar_current(b)));
+	add(obj, "supported", sizes);
+	return obj;
+}
+
+/* null when the module does not report BARs; [] when there are none. */
+static json_object *bars_array(const struct pa_device *dev)
+{
+	json_object *arr;
+
+	if (!dev->caps_known)
+		return NULL;
+	arr = json_object_new_array();
+	for (size_t i = 0; i < dev->nbars; i++) {
+		const struct pa_bar *b = &dev->bars[i];
+		json_object *obj = json_object_new_object();
+
+		add(obj, "index", uint_value(b->index));
+		add(obj, "size", json_object_new_int64((int64_t)b->size));
+		add(obj, "type", json_object_new_string(
+			b->flags & PCIEAUDIT_BAR_F_IO ? "io" : "mem"));
+		add(obj, "prefetchable", json_object_new_boolean(
+			b->flags & PCIEAUDIT_BAR_F_PREFETCH));
+		add(obj, "mem64", json_object_new_boolean(
+			b->flags & PCIEAUDIT_BAR_F_MEM64));
+		add(obj, "assigned", json_object_new_boolean(
+			!(b->flags & PCIEAUDIT_BAR_F_UNASSIGNED)));
+		add(obj, "resizable", b->resizable ? rebar_object(b) : NULL);
+		json_object_array_add(arr, obj);
+	}
+	return arr;
+}
+
 static json_object *device_object(const struct pa_device *dev)
 {
 	json_object *obj = json_object_new_object();
@@ -182,6 +262,11 @@ static json_object *device_object(const struct pa_device *dev)
 	add(obj, "acs", dev->has_acs ? acs_object(&dev->acs) : NULL);
 	add(obj, "link", dev->has_link ? link_object(&dev->link) : NULL);
 	add(obj, "iommu", dev->has_iommu ? iommu_object(&dev->iommu) : NULL);
+	add(obj, "ats", ats_object(dev));
+	add(obj, "pcie_device", pcie_device_object(dev));
+	add(obj, "bars", bars_array(dev));
+	/* From NVML or KFD where a caller set it; null: unknown. */
+	add(obj, "mem_bytes", bytes_or_null(dev->mem_bytes));
 	return obj;
 }
 
