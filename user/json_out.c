@@ -9,6 +9,7 @@
 
 #include "abi_names.h"
 #include "acs.h"
+#include "acs_direction.h"
 #include "bdf.h"
 #include "dev_caps.h"
 #include "link.h"
@@ -351,6 +352,57 @@ static void add_verdicts(json_object *obj, const struct pa_report *rep,
 	    string_or_null(pa_p2p_host_rule_name(pair->host_rule)));
 }
 
+static json_object *tlp_fate_object(const struct pa_tlp_fate *t)
+{
+	json_object *obj = json_object_new_object();
+
+	add(obj, "redirected", tristate_value(t->redirected));
+	add(obj, "port", t->redirected == PA_NO ? NULL : bdf_value(&t->port));
+	if (t->redirected == PA_YES) {
+		json_object *why = json_object_new_array();
+
+		for (unsigned int bit = 0; bit < PA_ACS_NFLAGS; bit++)
+			if (pa_acs_flag(t->bits, bit))
+				json_object_array_add(why, json_object_new_string(
+					pa_acs_flag_names[bit]));
+		add(obj, "by", why);
+	} else {
+		add(obj, "by", NULL);
+	}
+	return obj;
+}
+
+/* Both directions of a pair, as the PCIe ACS rules route them
+ * (acs_direction.h); null where the report cannot tell. */
+static json_object *directions_array(const struct pa_report *rep,
+				     const struct pa_p2p_pair *pair)
+{
+	json_object *arr = json_object_new_array();
+
+	for (int back = 0; back < 2; back++) {
+		struct pa_acs_direction d;
+		json_object *obj;
+
+		if (pa_acs_direction(rep, pair, back, &d))
+			continue;
+		obj = json_object_new_object();
+		add(obj, "requester", bdf_value(&d.requester));
+		add(obj, "completer", bdf_value(&d.completer));
+		add(obj, "request_ports", bdf_array(&d.req_ports));
+		add(obj, "completion_ports", bdf_array(&d.cpl_ports));
+		add(obj, "requests", tlp_fate_object(&d.tlp[PA_TLP_REQUEST]));
+		add(obj, "translated_requests",
+		    tlp_fate_object(&d.tlp[PA_TLP_TRANSLATED]));
+		add(obj, "completions", tlp_fate_object(&d.tlp[PA_TLP_COMPLETION]));
+		add(obj, "requester_ats", tristate_value(d.requester_ats));
+		add(obj, "peer_to_peer", tristate_value(d.peer_to_peer));
+		add(obj, "by_translation", json_object_new_boolean(d.by_translation));
+		json_object_array_add(arr, obj);
+		pa_acs_direction_clear(&d);
+	}
+	return arr;
+}
+
 static json_object *pair_object(const struct pa_report *rep,
 				const struct pa_p2p_pair *pair)
 {
@@ -365,6 +417,7 @@ static json_object *pair_object(const struct pa_report *rep,
 	add(obj, "hops_a", bdf_array(&pair->hops_provider));
 	add(obj, "hops_b", bdf_array(&pair->hops_client));
 	add(obj, "redirect", bdf_array(&pair->redirect));
+	add(obj, "directions", directions_array(rep, pair));
 	add(obj, "legend", json_object_new_string(
 		pa_legend_name(pa_legend_of(rep, pair))));
 	add(obj, "bottleneck", bottleneck_object(&b));
