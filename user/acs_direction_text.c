@@ -42,15 +42,27 @@ static void fate_text(struct pa_sb *sb, enum pa_tlp_kind kind,
 	}
 }
 
+static bool same_fate(const struct pa_tlp_fate *a, const struct pa_tlp_fate *b)
+{
+	return a->redirected == b->redirected && a->bits == b->bits &&
+	       (a->redirected == PA_NO || pa_addr_eq(&a->port, &b->port));
+}
+
 void pa_acs_direction_text(struct pa_sb *sb, const struct pa_acs_direction *d)
 {
-	fate_text(sb, PA_TLP_REQUEST, &d->tlp[PA_TLP_REQUEST]);
-	pa_sb_printf(sb, "; ");
-	fate_text(sb, PA_TLP_TRANSLATED, &d->tlp[PA_TLP_TRANSLATED]);
-	if (d->requester_ats == PA_NO)
-		pa_sb_printf(sb, ", but the requester's ATS is off");
-	else if (d->requester_ats == PA_UNKNOWN)
-		pa_sb_printf(sb, ", if the requester's ATS is on (unknown)");
+	/* Without DirectTrans on the way, both kinds of request fare alike. */
+	if (same_fate(&d->tlp[PA_TLP_REQUEST], &d->tlp[PA_TLP_TRANSLATED])) {
+		pa_sb_printf(sb, "translated or not, ");
+		fate_text(sb, PA_TLP_REQUEST, &d->tlp[PA_TLP_REQUEST]);
+	} else {
+		fate_text(sb, PA_TLP_REQUEST, &d->tlp[PA_TLP_REQUEST]);
+		pa_sb_printf(sb, "; ");
+		fate_text(sb, PA_TLP_TRANSLATED, &d->tlp[PA_TLP_TRANSLATED]);
+		if (d->requester_ats == PA_NO)
+			pa_sb_printf(sb, ", but the requester's ATS is off");
+		else if (d->requester_ats == PA_UNKNOWN)
+			pa_sb_printf(sb, ", if the requester's ATS is on (unknown)");
+	}
 	pa_sb_printf(sb, "; ");
 	fate_text(sb, PA_TLP_COMPLETION, &d->tlp[PA_TLP_COMPLETION]);
 }

@@ -10,8 +10,8 @@
 
 const struct pa_rule pa_rules[PA_NRULES] = {
 	[PA_GD_ACS_REDIRECT] = { "gpudirect.acs-redirect", GD, PA_SEV_FAIL,
-		"ACS redirects P2P traffic between a pair below a common switch",
-		"ReqRedir, CmpltRedir or EgressCtrl on a port of the path sends the pair's P2P requests up to the root complex instead of across the switch; GPUDirect RDMA then runs at root-complex speed or not at all" },
+		"ACS sends the requests of a direction that carries a pair's traffic up to the root complex",
+		"by the PCIe ACS rules (Base 6.0 §6.12), ReqRedir or EgressCtrl where requests enter the path redirect them, unless DirectTrans lets translated ones (ATS on) through; the direction that matters is the NIC's or drive's into the accelerator, both for two accelerators. GPUDirect then runs at root-complex speed or not at all; warn where the pair crosses the root complex anyway" },
 	[PA_GD_P2P_REFUSED] = { "gpudirect.p2p-refused", GD, PA_SEV_FAIL,
 		"the kernel refuses P2P DMA between a pair",
 		"without a common upstream bridge, P2P DMA must cross the root complex, which the kernel allows only on AMD Zen CPUs and host bridges on its P2PDMA whitelist; no kernel parameter changes that" },
@@ -33,6 +33,18 @@ const struct pa_rule pa_rules[PA_NRULES] = {
 	[PA_GD_IOMMU_TRANSLATED] = { "gpudirect.iommu-translated", GD, PA_SEV_WARN,
 		"the IOMMU translates DMA by default (DMA or DMA-FQ domains)",
 		"every peer access takes an IOMMU translation (IOTLB misses, ATS round trips), and GPUDirect RDMA needs IOMMU mappings of the peer's BARs; iommu=pt or the IOMMU off is the usual setting" },
+	[PA_GD_ACS_P2PDMA] = { "gpudirect.acs-p2pdma", GD, PA_SEV_INFO,
+		"the kernel's P2PDMA rule sees ACS redirect on a path whose traffic direction goes peer to peer",
+		"pci_p2pdma_distance() treats any ReqRedir, CmpltRedir or EgressCtrl on the path as redirecting both ways, for in-kernel P2PDMA users (NVMe CMB, p2pmem); NVIDIA's stack follows the direction, as rdma_topo's asymmetric and DirectTrans settings intend" },
+	[PA_GD_BAR_SMALL] = { "gpudirect.bar-small", GD, PA_SEV_WARN,
+		"a GPU's largest prefetchable BAR is smaller than its memory",
+		"peers reach GPU memory through that BAR: memory registration (nvidia-peermem, dma-buf) beyond it fails or is limited; needs the memory size from NVML or KFD" },
+	[PA_GD_MPS_MISMATCH] = { "gpudirect.mps-mismatch", GD, PA_SEV_WARN,
+		"functions on a pair's path differ in Max_Payload_Size, or its ends in Max_Read_Request_Size",
+		"a TLP larger than a receiver's MPS is malformed and dropped; Linux sizes MPS per hierarchy (pci=pcie_bus_*), and a P2P path joins two; different MRRS only splits reads differently (info)" },
+	[PA_GD_RELAXED_ORDERING] = { "gpudirect.relaxed-ordering", GD, PA_SEV_WARN,
+		"relaxed ordering is off on an accelerator or NIC of a pair",
+		"without it, strictly ordered writes cap P2P and RDMA throughput (about 16 against more than 40 GB/s on Emerald Rapids, openucx/ucx#10955); the kernel clears it where a root port quirk says it is broken" },
 	[PA_VFIO_IOMMU_OFF] = { "vfio.iommu-off", VF, PA_SEV_FAIL,
 		"no IOMMU serves the PCI devices",
 		"VFIO needs IOMMU groups to isolate a passed-through device's DMA" },
@@ -84,6 +96,9 @@ const struct pa_rule pa_rules[PA_NRULES] = {
 	[PA_BL_ACS_PARAM_EFFECT] = { "baseline.acs-param-effect", BL, PA_SEV_FAIL,
 		"pci=disable_acs_redir= or pci=config_acs= did not set a device's ACS control as asked",
 		"6.11 to 6.14 kernels without commit 9cf8a952d57b copy the bits these parameters clear from the firmware and misparse a config_acs naming several devices; config_acs does not exist before 6.11; a malformed entry stops the kernel's parsing; setpci can rewrite ACS after boot" },
+	[PA_BL_BAR_UNASSIGNED] = { "baseline.bar-unassigned", BL, PA_SEV_FAIL,
+		"a BAR the kernel found has no address range assigned",
+		"the device cannot use that BAR (its driver fails to map it); the bridge windows above it were too small, often a BIOS without Above 4G Decoding or resizable BAR support" },
 };
 
 static const char *const profiles[PA_NPROFILES] = {
