@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <linux/pcieaudit.h>
 
 #include "bdf.h"
@@ -161,32 +162,79 @@ static void check_mps_pair(struct gd *g, const struct pa_p2p_pair *p,
 	pa_addr_list_clear(&pl.list);
 }
 
-static void check_ro(struct gd *g)
+static bool ro_off(const struct gd *g, const struct pa_device *d, size_t *known)
 {
-	size_t known = 0;
+	enum pa_kind k = pa_class_kind(d->class);
+	enum pa_tristate ro = pa_relaxed_ordering(d);
+
+	if ((k != PA_KIND_NIC && !pa_gd_accelerator(d)) ||
+	    !in_pairs(g, &d->addr) || ro == PA_UNKNOWN)
+		return false;
+	(*known)++;
+	return ro == PA_NO;
+}
+
+/* One command for every device found: the findings share it. */
+static char *ro_remedy(const struct gd *g)
+{
+	struct pa_sb sb = { 0 };
+	size_t known = 0, n = 0;
 
 	for (size_t i = 0; i < g->npartners; i++) {
-		const struct pa_device *d = g->partners[i];
-		enum pa_kind k = pa_class_kind(d->class);
-		enum pa_tristate ro = pa_relaxed_ordering(d);
-		char bdf[PA_BDF_LEN], cmd[PA_BDF_LEN + 48];
+		char bdf[PA_BDF_LEN];
 
-		if ((k != PA_KIND_NIC && !pa_gd_accelerator(d)) ||
-		    !in_pairs(g, &d->addr) || ro == PA_UNKNOWN)
+		if (!ro_off(g, g->partners[i], &known))
 			continue;
-		known++;
-		if (ro == PA_YES)
+		pa_bdf_format(&g->partners[i]->addr, bdf);
+		pa_sb_printf(&sb, "%s%s", n++ ? " " : "", bdf);
+	}
+	if (n == 1) {
+		char *one = pa_sb_take(&sb);
+
+		if (!one)
+			return NULL;
+		pa_sb_printf(&sb, "setpci -s %s CAP_EXP+0x8.w=0010:0010", one);
+		free(one);
+	} else if (n) {
+		char *list = pa_sb_take(&sb);
+
+		if (!list)
+			return NULL;
+		pa_sb_printf(&sb, "for d in %s; do setpci -s $d CAP_EXP+0x8.w=0010:0010; done",
+			     list);
+		free(list);
+	}
+	return n ? pa_sb_take(&sb) : strdup("");
+}
+
+static void check_ro(struct gd *g)
+{
+	static const char why[] = "Enable Relaxed Ordering is off in Device Control: writes and read completions stay strictly ordered. If the kernel log says a quirk disabled it below a root port, that port breaks relaxed ordering: leave it off there";
+	char *remedy = ro_remedy(g);
+	size_t known = 0;
+
+	if (!remedy) {
+		g->c->err = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < g->npartners; i++) {
+		const struct pa_device *d = g->partners[i];
+		char bdf[PA_BDF_LEN], member[PA_BDF_LEN + 32];
+		size_t before = g->c->nfindings;
+
+		if (!ro_off(g, d, &known))
 			continue;
 		pa_bdf_format(&d->addr, bdf);
-		snprintf(cmd, sizeof(cmd), "setpci -s %s CAP_EXP+0x8.w=0010:0010", bdf);
+		snprintf(member, sizeof(member), "%s %s", pa_check_noun(d), bdf);
 		pa_check_add(g->c, PA_GD_RELAXED_ORDERING, 0, &d->addr, 1,
-			     (struct pa_remedy){ PA_REMEDY_COMMAND, cmd },
-			     "%s %s has Enable Relaxed Ordering off in Device Control: its writes and read completions stay strictly ordered. If the kernel log says a quirk disabled it below a root port, that port breaks relaxed ordering: leave it off there",
-			     pa_check_noun(d), bdf);
+			     (struct pa_remedy){ PA_REMEDY_COMMAND, remedy },
+			     "%s: %s", member, why);
+		pa_check_group_last(g->c, before, why, member);
 	}
 	if (!known)
 		pa_check_skip(g->c, PA_GD_RELAXED_ORDERING,
 			      "no accelerator or NIC in a pair has a known Device Control register (module too old, or registers unreadable)");
+	free(remedy);
 }
 
 void pa_gd_check_devices(struct gd *g)

@@ -104,7 +104,7 @@ static void print_group(FILE *f, const struct pa_check *c, size_t first,
 	print_tag(f, tag_of(fd->severity), colour, "  ");
 	fprintf(f, "%s:", pa_rules[fd->rule].id);
 	wrap(f, fd->group, 8 + strlen(pa_rules[fd->rule].id) + 1);
-	fprintf(f, INDENT "%zu pairs:\n", n);
+	fprintf(f, INDENT "%zu of them:\n", n);
 	for (size_t i = first; i < c->nfindings; i++)
 		if (pa_finding_same_group(fd, &c->findings[i]))
 			fprintf(f, INDENT "  %s\n", c->findings[i].member);

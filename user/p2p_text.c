@@ -478,10 +478,10 @@ int pa_text_p2p(FILE *f, const struct pa_report *rep,
 	print_kernel_verdict(f, pair);
 	print_map(f, rep, pair);
 	print_path_kind(f, pair);
+	print_host_rule(f, pair);
 	err = print_directions(f, rep, pair);
 	if (err)
 		return err;
-	print_host_rule(f, pair);
 	print_legend(f, rep, pair);
 	print_bandwidth(f, rep, pair);
 	err = print_remedy(f, rep, pair);
