@@ -59,7 +59,10 @@ static bool read_expdev(struct pci_dev *pdev, struct pcieaudit_dev_caps *c)
 static void read_bar_resources(struct pci_dev *pdev,
 			       struct pcieaudit_dev_caps *c)
 {
-	for (int i = 0; i < PCI_STD_NUM_BARS; i++) {
+	int i;
+
+	/* No declarations in for (): 5.10 builds with -std=gnu89. */
+	for (i = 0; i < PCI_STD_NUM_BARS; i++) {
 		struct resource *r = &pdev->resource[i];
 		unsigned long fl = r->flags;
 		u32 f = 0;
@@ -88,7 +91,7 @@ static void read_bar_resources(struct pci_dev *pdev,
 static bool read_rebar(struct pci_dev *pdev, struct pcieaudit_dev_caps *c)
 {
 	int pos = pci_find_ext_capability(pdev, PCI_EXT_CAP_ID_REBAR);
-	unsigned int n;
+	unsigned int n, e;
 	u32 ctrl;
 
 	if (!pos)
@@ -96,7 +99,7 @@ static bool read_rebar(struct pci_dev *pdev, struct pcieaudit_dev_caps *c)
 	if (!read_dword(pdev, pos + PCI_REBAR_CTRL, &ctrl))
 		return false;
 	n = FIELD_GET(PCI_REBAR_CTRL_NBAR_MASK, ctrl);
-	for (unsigned int e = 0; e < n && e < PCI_STD_NUM_BARS; e++) {
+	for (e = 0; e < n && e < PCI_STD_NUM_BARS; e++) {
 		int at = pos + e * 8;
 		u32 cap, ectrl;
 		unsigned int idx;

@@ -68,11 +68,13 @@ static int put_bar(struct sk_buff *skb, unsigned int index,
 int pcieaudit_nl_put_dev_caps(struct sk_buff *skb,
 			      const struct pcieaudit_dev_caps *c)
 {
+	unsigned int i;
+
 	if (c->has_ats && put_ats(skb, &c->ats))
 		return -EMSGSIZE;
 	if (c->has_expdev && put_expdev(skb, &c->expdev))
 		return -EMSGSIZE;
-	for (unsigned int i = 0; i < PCI_STD_NUM_BARS; i++)
+	for (i = 0; i < PCI_STD_NUM_BARS; i++)
 		if (c->bar[i].flags && put_bar(skb, i, &c->bar[i]))
 			return -EMSGSIZE;
 	return 0;
