@@ -142,7 +142,7 @@ static void check_mps_pair(struct gd *g, const struct pa_p2p_pair *p,
 		pa_sb_clear(&list);
 		pa_gd_add_pair_finding(g, PA_GD_MPS_MISMATCH, 0, p, NULL,
 				       (struct pa_remedy){ PA_REMEDY_CMDLINE_ADD,
-				       "pci=pcie_bus_safe" }, &sb);
+				       "pci=pcie_bus_peer2peer" }, &sb);
 	} else if (a && b && pa_mrrs_bytes(a) && pa_mrrs_bytes(b) &&
 		   pa_mrrs_bytes(a) != pa_mrrs_bytes(b)) {
 		struct pa_addr_list ends = { 0 };

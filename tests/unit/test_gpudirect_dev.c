@@ -114,6 +114,7 @@ static void mps_mismatch(void **state)
 	assert_int_equal(count(&c, PA_GD_MPS_MISMATCH, PA_SEV_WARN), 1);
 	assert_non_null(strstr(c.findings[0].message, "0000:04:00.0 128"));
 	assert_non_null(strstr(c.findings[0].message, "0000:03:00.0 256"));
+	assert_string_equal(c.findings[0].remedy, "pci=pcie_bus_peer2peer");
 	pa_check_clear(&c);
 	/* Only MRRS differs between the ends: info. */
 	dev(&rep, nic)->devctl = 5 << 12 | 1 << 5 | 0x10;	/* MRRS 4096 */
