@@ -122,12 +122,26 @@ deb-test: deps
 doc-test: deps
 	@tests/doc.sh
 
+# Real and emulated machines' lspci captures (tests/fixtures/lspci): every
+# field --lspci decodes against lspci's own decode, the check verdicts
+# written down, and the incomplete captures refused or flagged.
+.PHONY: corpus-test
+corpus-test: cli
+	@python3 tests/fixtures/lspci/compare.py
+
 # The test kernels build in the background from the start, at low priority.
 .PHONY: prebuild
 prebuild: deps
 	@tests/kernels/prebuild.sh minimal debug
 
-check: deps prebuild unit valgrind security-test fuzz-smoke style doc-test compat-test dkms-test deb-test vm-test stress-short nlfuzz
+# The H200 device machine's captures (tests/gpu/h200): pcieaudit against
+# nvidia-smi, NVML and NCCL's topology dump, field by field.
+.PHONY: gpu-test
+gpu-test: deps cli
+	@python3 tests/gpu/compare-h200.py --selftest
+	@out=$$(python3 tests/gpu/compare-h200.py user/pcieaudit-cli) || { echo "$$out"; exit 1; }; echo "$$out" | tail -n 1
+
+check: deps prebuild unit valgrind gpu-test security-test fuzz-smoke style doc-test corpus-test compat-test dkms-test deb-test vm-test stress-short nlfuzz
 	@echo "make check: all tests passed"
 
 demo: deps

@@ -49,7 +49,7 @@ static bool port_ctrl(const struct pa_report *rep, const struct pa_addr *a,
 {
 	const struct pa_device *d = pa_report_find(rep, a);
 
-	if (!d || d->config_unreadable)
+	if (!d || pa_device_acs_unknown(d))
 		return false;
 	*ctrl = d->has_acs ? d->acs.ctrl : 0;
 	return true;

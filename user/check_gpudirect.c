@@ -15,6 +15,7 @@
 #include "bdf.h"
 #include "check.h"
 #include "check_gpudirect.h"
+#include "check_gpudirect_sw.h"
 #include "link.h"
 #include "p2p_path.h"
 #include "remedy.h"
@@ -164,6 +165,46 @@ void pa_gd_add_pair_finding(struct gd *g, enum pa_rule_id rule,
 	pa_addr_list_clear(&devs);
 }
 
+/* The first bridge on the pair's path whose ACS the input does not show:
+ * whether it redirects is then unknown, never "no". */
+static const struct pa_device *acs_unknown_hop(const struct gd *g,
+					       const struct pa_p2p_pair *p)
+{
+	const struct pa_addr_list *lists[] = { &p->hops_provider, &p->hops_client };
+
+	for (size_t l = 0; l < 2; l++) {
+		for (size_t i = 0; i < lists[l]->n; i++) {
+			const struct pa_device *d =
+				pa_report_find(g->rep, &lists[l]->addrs[i]);
+
+			if (d && (d->flags & PCIEAUDIT_DEV_F_BRIDGE) &&
+			    pa_device_acs_unknown(d))
+				return d;
+		}
+	}
+	return NULL;
+}
+
+static void check_redirect_unknown(struct gd *g, const struct pa_p2p_pair *p,
+				   const struct pa_device *d)
+{
+	struct pa_sb sb = { 0 };
+	char bdf[PA_BDF_LEN];
+	struct pa_addr_list at = { 0 };
+
+	pa_bdf_format(&d->addr, bdf);
+	pa_sb_printf(&sb, "whether ACS redirects P2P between ");
+	pa_gd_pair_names(&sb, g, p);
+	pa_sb_printf(&sb, " is unknown: the ACS of %s %s is unknown (%s)",
+		     pa_check_noun(d), bdf, pa_device_acs_unknown(d));
+	if (pa_addr_list_add(&at, &d->addr))
+		g->c->err = -ENOMEM;
+	pa_gd_add_pair_finding(g, PA_GD_ACS_REDIRECT, PA_SEV_INFO, p, &at,
+			 (struct pa_remedy){ PA_REMEDY_COMMAND,
+			 "capture the full configuration space as root (lspci -xxxx) and check again" }, &sb);
+	pa_addr_list_clear(&at);
+}
+
 static const char *host_rule_text(uint32_t rule)
 {
 	switch (rule) {
@@ -268,6 +309,28 @@ static void check_numa(struct gd *g, const struct pa_p2p_pair *p)
 			 "pair each accelerator with devices on its own NUMA node" }, &sb);
 }
 
+/* A pair whose NUMA nodes are unknown was not checked: when none was,
+ * the rule cannot tell (an lspci dump, a VM without NUMA information). */
+static void numa_unknown(struct gd *g)
+{
+	size_t unknown = 0;
+
+	for (size_t i = 0; i < g->npairs; i++) {
+		const struct pa_device *a = pa_report_find(g->rep, &g->pairs[i]->provider);
+		const struct pa_device *b = pa_report_find(g->rep, &g->pairs[i]->client);
+
+		unknown += !a || !b || a->numa_node < 0 || b->numa_node < 0;
+	}
+	if (unknown == g->npairs)
+		pa_check_skip(g->c, PA_GD_NUMA_REMOTE,
+			      "the NUMA nodes of the devices are unknown");
+	else if (unknown)
+		pa_check_note(g->c, PA_GD_NUMA_REMOTE,
+			      "%zu pair%s checked, %zu more with a NUMA node unknown",
+			      g->npairs - unknown, g->npairs - unknown == 1 ? "" : "s",
+			      unknown);
+}
+
 static void rate_text(struct pa_sb *sb, const struct pa_device *d)
 {
 	char speed[PA_SPEED_TEXT_LEN];
@@ -284,8 +347,10 @@ static void check_trap(struct gd *g, const struct pa_p2p_pair *p)
 	const struct pa_device *b = pa_report_find(g->rep, &p->client);
 	double ratio = g->c->policy->trap_ratio;
 	char at[PA_BDF_LEN], fast[PA_BDF_LEN];
+	const struct pa_device *narrow;
 	struct pa_bottleneck bn;
 	struct pa_sb sb = { 0 };
+	bool idle;
 
 	if (!a || !b || pa_class_kind(a->class) == PA_KIND_NVME ||
 	    pa_class_kind(b->class) == PA_KIND_NVME)
@@ -293,15 +358,19 @@ static void check_trap(struct gd *g, const struct pa_p2p_pair *p)
 	pa_path_bottleneck(g->rep, p, &bn);
 	if (!bn.found || !(bn.gbps < ratio * bn.ends_gbps))
 		return;
+	narrow = pa_report_find(g->rep, &bn.link);
+	/* As link-downgraded judges the same link: an idle GPU is INFO. */
+	idle = narrow && pa_check_link_idle(g->rep, narrow);
 	pa_bdf_format(&bn.link, at);
 	pa_bdf_format(&bn.faster_end, fast);
 	pa_sb_printf(&sb, "the narrowest link between ");
 	pa_gd_pair_names(&sb, g, p);
 	pa_sb_printf(&sb, " carries %.2f GB/s (at %s, ", bn.gbps, at);
-	rate_text(&sb, pa_report_find(g->rep, &bn.link));
-	pa_sb_printf(&sb, "), under %.0f%% of the %.2f GB/s %s can do",
-		     ratio * 100, bn.ends_gbps, fast);
-	pa_gd_add_pair_finding(g, PA_GD_BANDWIDTH_TRAP, 0, p, NULL,
+	rate_text(&sb, narrow);
+	pa_sb_printf(&sb, "), under %.0f%% of the %.2f GB/s %s can do%s",
+		     ratio * 100, bn.ends_gbps, fast,
+		     idle ? "; GPUs lower their link speed when idle, so check again under load" : "");
+	pa_gd_add_pair_finding(g, PA_GD_BANDWIDTH_TRAP, idle ? PA_SEV_INFO : 0, p, NULL,
 			 (struct pa_remedy){ PA_REMEDY_HARDWARE,
 			 "move the slower device to a slot with a faster, wider link, or pair the accelerator with a faster one" }, &sb);
 }
@@ -312,8 +381,20 @@ static void check_pairs(struct gd *g)
 	pa_gd_check_acs(g);
 	for (size_t i = 0; i < g->npairs; i++) {
 		const struct pa_p2p_pair *p = g->pairs[i];
+		const struct pa_accel_link *l = pa_gd_accel_link(g->rep, p);
+		const struct pa_device *unknown = acs_unknown_hop(g, p);
+		bool redirected = p->path == PCIEAUDIT_P2P_PATH_ACS_REDIRECT &&
+				  p->redirect.n;
 
-		if (p->path != PCIEAUDIT_P2P_PATH_ACS_REDIRECT &&
+		/* NVLink or XGMI carries the pair's traffic, not PCIe. */
+		if (l) {
+			pa_gd_accel_finding(g->c, p, l);
+			g->joined++;
+			continue;
+		}
+		if (!redirected && unknown)
+			check_redirect_unknown(g, p, unknown);
+		if (!redirected &&
 		    pa_p2p_verdict_map(p) != PCIEAUDIT_P2P_MAP_BUS_ADDR)
 			check_root_complex(g, p);
 		check_numa(g, p);
@@ -352,7 +433,8 @@ static void check_links(struct gd *g)
 	char bdf[PA_BDF_LEN];
 
 	for (size_t i = 0; i < g->npairs; i++)
-		pa_path_walk(g->pairs[i], collect, &pd);
+		if (!pa_gd_accel_link(g->rep, g->pairs[i]))
+			pa_path_walk(g->pairs[i], collect, &pd);
 	for (size_t i = 0; !pd.err && i < all.n; i++) {
 		const struct pa_device *d = pa_report_find(g->rep, &all.addrs[i]);
 		char want[PA_SPEED_TEXT_LEN];
@@ -393,6 +475,11 @@ static void check_iommu(struct gd *g)
 	const struct pa_info *in = &g->rep->info;
 	const char *strict = pa_iommu_strict_name(in->iommu_strict);
 
+	if (g->rep->info.iommu_unknown) {
+		pa_check_skip(g->c, PA_GD_IOMMU_TRANSLATED,
+			      "the IOMMU is unknown: not in the input");
+		return;
+	}
 	if (!pa_check_iommu_on(g->rep)) {
 		pa_check_note(g->c, PA_GD_IOMMU_TRANSLATED, "no IOMMU");
 		return;
@@ -437,8 +524,11 @@ void pa_check_gpudirect(struct pa_check *c)
 	if (g.npairs) {
 		check_pairs(&g);
 		check_links(&g);
+		numa_unknown(&g);
 		pa_gd_check_devices(&g);
 	}
+	pa_gd_accel_note(c, g.joined);
+	pa_gd_software(c);
 	check_iommu(&g);
 	free(g.partners);
 	free(g.pairs);

@@ -17,6 +17,7 @@ struct gd {
 	size_t npartners;
 	const struct pa_p2p_pair **pairs;	/* chosen, in report order */
 	size_t npairs;
+	size_t joined;				/* pairs on NVLink or XGMI */
 };
 
 bool pa_gd_accelerator(const struct pa_device *d);

@@ -17,6 +17,7 @@
 #include "acs_direction_text.h"
 #include "bdf.h"
 #include "check_gpudirect.h"
+#include "check_gpudirect_sw.h"
 #include "remedy.h"
 
 /* A port the remedy sets, and on which side of a needed direction. */
@@ -284,8 +285,10 @@ void pa_gd_check_acs(struct gd *g)
 	for (size_t i = 0; !err && i < g->npairs; i++) {
 		js[i].p = g->pairs[i];
 		/* Without a common bridge the traffic crosses the root complex
-		 * whatever ACS says (gpudirect.p2p-*); p2p shows its ACS. */
-		if (g->pairs[i]->has_common)
+		 * whatever ACS says (gpudirect.p2p-*), and NVLink or XGMI
+		 * carries it where they join the pair; p2p shows its ACS. */
+		if (g->pairs[i]->has_common &&
+		    !pa_gd_accel_link(g->rep, g->pairs[i]))
 			err = judge(g, &js[i], &pl);
 		else
 			js[i].passed = true;

@@ -12,6 +12,7 @@
 #include "acs_direction.h"
 #include "bdf.h"
 #include "dev_caps.h"
+#include "fabric_json.h"
 #include "link.h"
 #include "p2p_path.h"
 #include "topo.h"
@@ -101,12 +102,13 @@ static json_object *acs_object(const struct pa_acs *acs)
 	return obj;
 }
 
-static json_object *link_object(const struct pa_link *link)
+static json_object *link_object(const struct pa_device *dev)
 {
+	const struct pa_link *link = &dev->link;
 	json_object *obj = json_object_new_object();
 	struct pa_link_state st;
 
-	pa_link_decode(link, &st);
+	pa_device_link_state(dev, &st);
 	add(obj, "speed", speed_or_null(st.speed));
 	add(obj, "width", uint_value(st.width));
 	add(obj, "max_speed", speed_or_null(st.max_speed));
@@ -260,8 +262,11 @@ static json_object *device_object(const struct pa_device *dev)
 	/* When false, acs and link are null because they are unknown. */
 	add(obj, "config_readable",
 	    json_object_new_boolean(!dev->config_unreadable));
+	/* When false, acs null is unknown: the input lacked extended space. */
+	add(obj, "extended_config_read",
+	    json_object_new_boolean(!dev->no_extended_config));
 	add(obj, "acs", dev->has_acs ? acs_object(&dev->acs) : NULL);
-	add(obj, "link", dev->has_link ? link_object(&dev->link) : NULL);
+	add(obj, "link", dev->has_link ? link_object(dev) : NULL);
 	add(obj, "iommu", dev->has_iommu ? iommu_object(&dev->iommu) : NULL);
 	add(obj, "ats", ats_object(dev));
 	add(obj, "pcie_device", pcie_device_object(dev));
@@ -521,6 +526,8 @@ int pa_json_report(FILE *f, const struct pa_report *rep)
 	add(root, "groups", groups_array(rep));
 	add(root, "p2p", rep->has_p2p ? p2p_array(rep) : NULL);
 	add(root, "host", rep->has_host ? host_object(&rep->host) : NULL);
+	if (rep->fabric)
+		add(root, "fabric", pa_fabric_json(rep->fabric));
 	return print_document(f, root);
 }
 
@@ -529,6 +536,8 @@ int pa_json_p2p(FILE *f, const struct pa_report *rep)
 	json_object *root = document(&rep->info);
 
 	add(root, "p2p", p2p_array(rep));
+	if (rep->fabric)
+		add(root, "fabric", pa_fabric_json(rep->fabric));
 	return print_document(f, root);
 }
 
@@ -540,6 +549,8 @@ int pa_json_topo(FILE *f, const struct pa_report *rep,
 	add(root, "devices", topo_devices(topo));
 	add(root, "matrix", topo_matrix(rep, topo));
 	add(root, "p2p", p2p_array(rep));
+	if (rep->fabric)
+		add(root, "fabric", pa_fabric_json(rep->fabric));
 	return print_document(f, root);
 }
 

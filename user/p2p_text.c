@@ -9,6 +9,7 @@
 #include "acs.h"
 #include "acs_direction_text.h"
 #include "bdf.h"
+#include "fabric.h"
 #include "link.h"
 #include "p2p_path.h"
 #include "remedy.h"
@@ -73,8 +74,8 @@ static void print_acs_ctl(FILE *f, const struct pa_device *dev, bool redirects)
 {
 	char flags[PA_ACS_TEXT_LEN];
 
-	if (dev->config_unreadable) {
-		fprintf(f, INDENT "ACS: unknown: not readable now\n");
+	if (pa_device_acs_unknown(dev)) {
+		fprintf(f, INDENT "ACS: unknown: %s\n", pa_device_acs_unknown(dev));
 		return;
 	}
 	if (!dev->has_acs) {
@@ -140,6 +141,10 @@ static void print_kernel_verdict(FILE *f, const struct pa_p2p_pair *p)
 	case PCIEAUDIT_P2P_KERNEL_WITHHELD_UNSAFE:
 		fprintf(f, "withheld: the provider has P2P memory, and this kernel would allocate under rcu_read_lock() (fixed in 6.9)\n");
 		break;
+	case 0:
+		/* Not asked: a snapshot, sysfs or an lspci dump. */
+		fprintf(f, "no answer: not asked (no module)\n");
+		break;
 	default:
 		fprintf(f, "unknown answer (status %u)\n", p->kernel_status);
 		break;
@@ -167,6 +172,10 @@ static void print_map(FILE *f, const struct pa_report *rep,
 		break;
 	case PCIEAUDIT_P2P_MAP_NOT_SUPPORTED:
 		fprintf(f, "not supported");
+		break;
+	case 0:
+		fprintf(f, "unknown: through the root complex, which only the CPU and the kernel's host bridge whitelist decide; distance %d",
+			p->distance);
 		break;
 	default:
 		fprintf(f, "unknown map type %u, distance %d", p->map,
@@ -279,6 +288,9 @@ static void print_host_rule(FILE *f, const struct pa_p2p_pair *p)
 		fprintf(f, "refused: not an AMD Zen CPU, host bridge %s not whitelisted\n",
 			ids);
 		break;
+	case 0:
+		fprintf(f, "unknown: the CPU or the kernel's whitelist is not in the input\n");
+		break;
 	default:
 		fprintf(f, "unknown rule %u\n", p->host_rule);
 		break;
@@ -290,9 +302,17 @@ static void print_legend(FILE *f, const struct pa_report *rep,
 {
 	enum pa_legend legend = pa_legend_of(rep, p);
 
+	const struct pa_accel_link *l = rep->fabric ?
+		pa_fabric_find(rep->fabric, &p->provider, &p->client) : NULL;
+
 	label(f, "topology:");
 	fprintf(f, "%s (%s)\n", pa_legend_name(legend),
 		pa_legend_meaning(legend));
+	if (!l)
+		return;
+	label(f, "links:");
+	fprintf(f, "%u %s link%s join them: their P2P traffic takes those, not this PCIe path\n",
+		l->count, pa_accel_type_name(l->type), l->count == 1 ? "" : "s");
 }
 
 /* ---- The narrowest link -------------------------------------------------- */
@@ -306,7 +326,7 @@ static void print_rate(FILE *f, const struct pa_report *rep,
 
 	if (!dev || !dev->has_link)
 		return;
-	pa_link_decode(&dev->link, &st);
+	pa_device_link_state(dev, &st);
 	pa_link_format_speed(st.speed, speed);
 	pa_link_format_speed(st.max_speed, max);
 	fprintf(f, " (%s x%u, max %s x%u%s)", speed, st.width, max,
@@ -549,12 +569,38 @@ static void print_devices(FILE *f, const struct pa_report *rep,
 	}
 }
 
-static void print_topo_legend(FILE *f)
+/* Where accelerator links came from: "unknown is not none". */
+static void print_source(FILE *f, const char *links, const char *from,
+			 const struct pa_source *s)
+{
+	switch (s->state) {
+	case PA_SRC_READ:
+		fprintf(f, "%s: from %s%s%s%s\n", links, from,
+			s->detail ? " (driver " : "", s->detail ? s->detail : "",
+			s->detail ? ")" : "");
+		break;
+	case PA_SRC_ABSENT:
+		fprintf(f, "%s: none (%s)\n", links, s->detail ? s->detail : from);
+		break;
+	default:
+		fprintf(f, "%s: unknown, %s %s%s%s\n", links, from,
+			pa_source_state_name(s->state), s->detail ? ": " : "",
+			s->detail ? s->detail : "");
+	}
+}
+
+static void print_topo_legend(FILE *f, const struct pa_report *rep)
 {
 	fprintf(f, "\nLegend:\n");
 	for (int l = 0; l < PA_NLEGENDS; l++)
 		fprintf(f, "  %-6s = %s\n", pa_legend_name(l),
 			pa_legend_meaning(l));
+	fprintf(f, "  NV#    = a bonded set of # NVLinks (instead of PCIe)\n"
+		"  XGMI   = AMD XGMI links (instead of PCIe)\n");
+	if (rep->fabric) {
+		print_source(f, "NVLink", "NVML", &rep->fabric->nvml);
+		print_source(f, "XGMI", "the KFD topology", &rep->fabric->kfd);
+	}
 	fprintf(f, "Marks after it, pcieaudit's P2P DMA verdict and the bandwidth:\n"
 		"  (none) = direct P2P DMA, with bus addresses\n"
 		"  %c      = through the host bridge (after PIX or PXB: ACS redirects it)\n"
@@ -577,6 +623,6 @@ int pa_text_topo(FILE *f, const struct pa_report *rep,
 	}
 	print_matrix(f, rep, topo);
 	print_devices(f, rep, topo);
-	print_topo_legend(f);
+	print_topo_legend(f, rep);
 	return status(f);
 }

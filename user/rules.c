@@ -99,6 +99,15 @@ const struct pa_rule pa_rules[PA_NRULES] = {
 	[PA_BL_BAR_UNASSIGNED] = { "baseline.bar-unassigned", BL, PA_SEV_FAIL,
 		"a BAR the kernel found has no address range assigned",
 		"the device cannot use that BAR (its driver fails to map it); the bridge windows above it were too small, often a BIOS without Above 4G Decoding or resizable BAR support" },
+	[PA_GD_ACCEL_LINK] = { "gpudirect.accel-link", GD, PA_SEV_INFO,
+		"a pair of accelerators is joined by NVLink or XGMI",
+		"NCCL and the drivers send the pair's traffic over those links, not PCIe: the pair's PCIe path is not judged; NVLink comes from NVML, XGMI from the kernel's KFD topology, and where NVML cannot be read the links are unknown, not absent" },
+	[PA_GD_PEERMEM] = { "gpudirect.peermem-not-loaded", GD, PA_SEV_WARN,
+		"the NVIDIA driver is loaded without nvidia-peermem, and no dma-buf route is known",
+		"RDMA NICs register GPU memory through nvidia-peermem or through dma-buf; without either, GPUDirect RDMA falls back to copies through host memory (info when the dma-buf route is there, or no InfiniBand, NVIDIA/Mellanox or EFA NIC is)" },
+	[PA_GD_DMABUF] = { "gpudirect.dmabuf-unavailable", GD, PA_SEV_WARN,
+		"GPU memory cannot be shared through dma-buf",
+		"dma-buf GPUDirect RDMA needs Linux 5.12 or later with the dma-buf core and NVIDIA's open kernel module; it replaces nvidia-peermem (info when nvidia-peermem is loaded, or no InfiniBand, NVIDIA/Mellanox or EFA NIC is there)" },
 };
 
 static const char *const profiles[PA_NPROFILES] = {

@@ -12,6 +12,7 @@
 #include "abi_names.h"
 #include "acs.h"
 #include "bdf.h"
+#include "fabric_json.h"
 #include "json_out.h"
 
 /* Room for the deepest path, "p2p[a=...,b=...].redirect". */
@@ -479,6 +480,9 @@ static int parse_power(struct ctx *c, json_object *obj, const char *path,
 		err = optional_bool(c, obj, path, "config_readable", &readable);
 	d->config_unreadable = (!err && readable == 0) ||
 			       (d->flags & PCIEAUDIT_DEV_F_DISCONNECTED);
+	if (!err)
+		err = optional_bool(c, obj, path, "extended_config_read", &readable);
+	d->no_extended_config = !err && readable == 0;
 	return err;
 }
 
@@ -1115,6 +1119,19 @@ static int tokenize(struct ctx *c, const char *text, size_t len,
 	return 0;
 }
 
+/* NVLink, XGMI and GPUDirect software, as report --json wrote them. */
+static int parse_fabric(struct ctx *c, json_object *root)
+{
+	json_object *f;
+	char why[256];
+	int err = member(c, root, "", "fabric", false, json_type_object, &f);
+
+	if (err || !f)
+		return err;
+	err = pa_fabric_parse_json(f, &c->rep->fabric, why, sizeof(why));
+	return err == -EINVAL ? bad(c, "fabric", "%s", why) : err;
+}
+
 static int parse_root(struct ctx *c, json_object *root)
 {
 	int64_t version = 0;
@@ -1138,8 +1155,13 @@ static int parse_root(struct ctx *c, json_object *root)
 		err = parse_pairs(c, root);
 	if (!err)
 		err = parse_host(c, root);
+	if (!err)
+		err = parse_fabric(c, root);
 	if (err)
 		return err;
+	/* An lspci dump never shows the IOMMU: its absence is unknown. */
+	c->rep->info.iommu_unknown = c->rep->has_host &&
+				     c->rep->host.source == PA_SOURCE_LSPCI;
 	pa_report_sort(c->rep);
 	pa_p2p_sort(&c->rep->p2p);
 	err = check_devices(c);

@@ -978,8 +978,8 @@ static void help_and_version(void **state)
 	assert_true(strncmp(r.out, "Usage: pcieaudit-cli", 20) == 0);
 	assert_contains(r.out, "  report ");
 	assert_contains(r.out, "  info ");
-	assert_contains(r.out, "  p2p    [--json] A B ");
-	assert_contains(r.out, "  topo   [--json] [--all | BDF...] ");
+	assert_contains(r.out, "  p2p    [--json] [SOURCE] A B ");
+	assert_contains(r.out, "  topo   [SOURCE] [--all | BDF...] ");
 	assert_contains(r.out, "  check  [options] ");
 	assert_string_equal(r.err, "");
 	release(&r);
@@ -998,13 +998,13 @@ static void help_and_version(void **state)
 
 	r = run("p2p", "--help");
 	assert_int_equal(r.rc, PA_EXIT_OK);
-	assert_contains(r.out, "Usage: pcieaudit-cli p2p [--json] A B\n");
+	assert_contains(r.out, "Usage: pcieaudit-cli p2p [--json] [SOURCE] A B\n");
 	assert_contains(r.out, "Exits 0 whenever the module answered");
 	release(&r);
 
 	r = run("topo", "-h");
 	assert_int_equal(r.rc, PA_EXIT_OK);
-	assert_contains(r.out, "Usage: pcieaudit-cli topo [--json] [--all | BDF...]\n");
+	assert_contains(r.out, "Usage: pcieaudit-cli topo [SOURCE] [--all | BDF...]\n");
 	release(&r);
 
 	r = run("info", "-h");
@@ -1405,7 +1405,7 @@ static void p2p_usage(void **state)
 	(void)state;
 	fake.respond = kernel_server;
 	expect_failure(run("p2p", "03:00.0"), PA_EXIT_USAGE,
-		       "p2p needs 2 PCI addresses: p2p [--json] A B");
+		       "p2p needs 2 PCI addresses: p2p [--json] [SOURCE] A B");
 	expect_failure(run("p2p", "03:00.0", "04:00.0", "05:00.0"),
 		       PA_EXIT_USAGE, "unexpected argument '05:00.0' for p2p");
 	expect_failure(run("p2p", "03:00.0", "4:0.9"), PA_EXIT_USAGE,
@@ -1708,7 +1708,7 @@ static void check_usage(void **state)
 	expect_failure(run("check", "--format", "xml"), PA_EXIT_USAGE,
 		       "unknown format 'xml'");
 	expect_failure(run("check", "--input", "a", "--sysfs", "b"), PA_EXIT_USAGE,
-		       "check takes --input or --sysfs, not both");
+		       "check takes one of --input, --sysfs and --lspci");
 	expect_failure(run("check", "--input"), PA_EXIT_USAGE, "--input needs a value");
 	expect_failure(run("check", "--output="), PA_EXIT_USAGE, "--output needs a value");
 	expect_failure(run("check", "--policy", "a", "--policy", "b"), PA_EXIT_USAGE,
@@ -1723,8 +1723,14 @@ static void check_usage(void **state)
 		       "--profile names no profile");
 	expect_failure(run("report", "--policy", "p.yaml"), PA_EXIT_USAGE,
 		       "unknown option '--policy' for report");
-	expect_failure(run("topo", "--input", "x.json"), PA_EXIT_USAGE,
-		       "unknown option '--input' for topo");
+	expect_failure(run("info", "--input", "x.json"), PA_EXIT_USAGE,
+		       "unknown option '--input' for info");
+	expect_failure(run("topo", "--lspci", "a", "--input", "b"), PA_EXIT_USAGE,
+		       "topo takes one of --input, --sysfs and --lspci");
+	expect_failure(run("topo", "--policy", "p.yaml"), PA_EXIT_USAGE,
+		       "unknown option '--policy' for topo");
+	expect_failure(run("report", "--nccl-xml", "x.xml"), PA_EXIT_USAGE,
+		       "unknown option '--nccl-xml' for report");
 	expect_failure(run("report", "01:00.0", "--input", "x.json"), PA_EXIT_USAGE,
 		       "report BDF reads the module only");
 	assert_int_equal(fake.dos[PCIEAUDIT_CMD_INFO_GET], 0);
@@ -1912,6 +1918,66 @@ static void report_host_and_snapshots(void **state)
 	release(&r);
 }
 
+/* A fixture attribute file's first line. */
+static char *fixture_line(const char *bdf, const char *attr)
+{
+	char path[512], *text = NULL;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/devices/%s/%s", H200, bdf, attr);
+	assert_int_equal(pa_read_file(path, 4096, &text, &len), 0);
+	text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
+/* topo without the module: the matrix from sysfs, the NCCL file with the
+ * fixture's own max_link_speed and max_link_width, a snapshot's topo. */
+static void topo_sysfs_and_nccl_xml(void **state)
+{
+	static const char *const gpus[] = { "0000:00:06.0", "0000:00:07.0" };
+	struct result r;
+	char *xml = NULL, want[256];
+	size_t len;
+
+	(void)state;
+	if (access(H200 "/devices", R_OK)) {
+		print_message("SKIPPED: %s is missing\n", H200);
+		return;
+	}
+	r = run("topo", "--sysfs", H200, "--nccl-xml", tmp_path("nccl.xml"));
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "GPU0  X ");
+	assert_contains(r.out, "NVLink: unknown, NVML not-read");
+	release(&r);
+	assert_int_equal(pa_read_file(tmp_path("nccl.xml"), 1 << 20, &xml, &len), 0);
+	assert_contains(xml, "<system version=\"1\">");
+	for (size_t i = 0; i < 2; i++) {
+		char *speed = fixture_line(gpus[i], "max_link_speed");
+		char *width = fixture_line(gpus[i], "max_link_width");
+
+		snprintf(want, sizeof(want), "<pci busid=\"%s\" class=\"0x030200\"",
+			 gpus[i]);
+		assert_contains(xml, want);
+		snprintf(want, sizeof(want), "link_speed=\"%s\" link_width=\"%s\"",
+			 speed, width);
+		assert_contains(xml, want);
+		free(speed);
+		free(width);
+	}
+	free(xml);
+
+	r = run("--json", "report", "--sysfs", H200);
+	write_tmp("guest.json", r.out);
+	release(&r);
+	r = run("topo", "--input", tmp_path("guest.json"));
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "GPU1  PHB");
+	release(&r);
+	expect_failure(run("topo", "--sysfs", H200, "--nccl-xml",
+			   "/nonexistent-pa/x.xml"), PA_EXIT_RUNTIME,
+		       "cannot write /nonexistent-pa/x.xml");
+}
+
 /* Runs main() with stdout on a terminal; returns what it wrote. */
 static char *run_on_tty(const char *no_color, const char *flag)
 {
@@ -2026,6 +2092,7 @@ int main(void)
 		TEST(check_offline_equals_live),
 		TEST(report_host_and_snapshots),
 		TEST(check_colour),
+		TEST(topo_sysfs_and_nccl_xml),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
 
