@@ -12,6 +12,7 @@
 #include "bdf.h"
 #include "check_gpudirect.h"
 #include "dev_caps.h"
+#include "fabric.h"
 #include "p2p_path.h"
 #include "topo.h"
 
@@ -24,24 +25,33 @@ static bool in_pairs(const struct gd *g, const struct pa_addr *a)
 	return false;
 }
 
+/* The GPU's memory: mem_bytes where a caller set it, else what NVML or KFD
+ * gave the fabric; 0 when unknown. */
+static uint64_t gpu_memory(const struct gd *g, const struct pa_device *d)
+{
+	if (d->mem_bytes)
+		return d->mem_bytes;
+	return g->rep->fabric ? pa_fabric_mem(g->rep->fabric, &d->addr) : 0;
+}
+
 static void bar_small(struct gd *g, const struct pa_device *d, size_t *known)
 {
 	const struct pa_bar *b = pa_largest_prefetch_bar(d);
 	char bdf[PA_BDF_LEN], have[PA_SIZE_TEXT_LEN], mem[PA_SIZE_TEXT_LEN];
 	char top[PA_SIZE_TEXT_LEN];
-	uint64_t largest;
+	uint64_t largest, bytes = gpu_memory(g, d);
 
-	if (!d->mem_bytes || !d->caps_known)
+	if (!bytes || !d->caps_known)
 		return;
 	(*known)++;
-	if (b && b->size >= d->mem_bytes)
+	if (b && b->size >= bytes)
 		return;
 	pa_bdf_format(&d->addr, bdf);
-	pa_size_format(d->mem_bytes, mem);
+	pa_size_format(bytes, mem);
 	pa_size_format(b ? b->size : 0, have);
 	largest = b ? pa_rebar_largest(b) : 0;
 	pa_size_format(largest, top);
-	if (b && largest >= d->mem_bytes)
+	if (b && largest >= bytes)
 		pa_check_add(g->c, PA_GD_BAR_SMALL, 0, &d->addr, 1,
 			     (struct pa_remedy){ PA_REMEDY_BIOS,
 			     "enable Above 4G Decoding and Resizable BAR (Re-Size BAR Support)" },

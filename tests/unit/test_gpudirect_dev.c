@@ -12,6 +12,7 @@
 #include "testutil.h"
 #include "check.h"
 #include "check_out.h"
+#include "fabric.h"
 
 static const struct pa_addr gpu = { 0, 3, 0 }, nic = { 0, 4, 0 };
 
@@ -190,7 +191,26 @@ static void bar_small(void **state)
 	run(&rep, &c, PA_PROFILE_GPUDIRECT);
 	assert_int_equal(c.findings[0].remedy_kind, PA_REMEDY_HARDWARE);
 	pa_check_clear(&c);
-	g->bars[1].size = 16ULL << 30;
+	/* The size from the fabric (NVML) instead of mem_bytes. */
+	{
+		struct pa_fabric fab;
+
+		pa_fabric_init(&fab);
+		assert_int_equal(pa_fabric_add_mem(&fab, &gpu, 16ULL << 30,
+						   PA_ACCEL_NVLINK), 0);
+		g->mem_bytes = 0;
+		rep.fabric = &fab;
+		run(&rep, &c, PA_PROFILE_GPUDIRECT);
+		assert_int_equal(count(&c, PA_GD_BAR_SMALL, PA_SEV_WARN), 1);
+		pa_check_clear(&c);
+		g->bars[1].size = 16ULL << 30;
+		run(&rep, &c, PA_PROFILE_GPUDIRECT);
+		assert_int_equal(count(&c, PA_GD_BAR_SMALL, PA_SEV_WARN), 0);
+		pa_check_clear(&c);
+		rep.fabric = NULL;
+		pa_fabric_clear(&fab);
+		g->mem_bytes = 16ULL << 30;
+	}
 	run(&rep, &c, PA_PROFILE_GPUDIRECT);
 	assert_int_equal(count(&c, PA_GD_BAR_SMALL, PA_SEV_WARN), 0);
 	assert_int_equal(c.state[PA_GD_BAR_SMALL], PA_RULE_RAN);
