@@ -39,15 +39,14 @@
  * .start reaches userspace without its message. There, .start accepts every
  * request and the first .dumpit call, which always has an extack, checks it
  * (the caller's CAP_SYS_ADMIN first) and fails the dump in NLMSG_DONE
- * instead, before anything is emitted. The slot of cb->args marks the
- * request as checked.
+ * instead, before anything is emitted. The dump's context
+ * (struct pcieaudit_dump_ctx) marks the request as checked.
  */
 #ifdef PCIEAUDIT_HAVE_DUMP_START_EXTACK
 #define PCIEAUDIT_DUMP_START_EXTACK	true
 #else
 #define PCIEAUDIT_DUMP_START_EXTACK	false
 #endif
-#define PCIEAUDIT_DUMP_CHECKED_SLOT	5
 
 /*
  * Required-attribute checks with an extack message: "netlink: add helpers

@@ -59,6 +59,23 @@ static int put_bar(struct sk_buff *skb, unsigned int index,
 }
 
 /**
+ * pcieaudit_nl_dev_caps_size - room pcieaudit_nl_put_dev_caps() needs at most
+ *
+ * Return: bytes, for every BAR resizable and both nests present.
+ */
+size_t pcieaudit_nl_dev_caps_size(void)
+{
+	size_t bar = nla_total_size(0) + nla_total_size(sizeof(u8)) +
+		     nla_total_size_64bit(sizeof(u64)) +
+		     3 * nla_total_size(sizeof(u32));
+
+	return nla_total_size(0) + 3 * nla_total_size(sizeof(u16)) +	/* ats */
+	       nla_total_size(0) + nla_total_size(sizeof(u32)) +	/* expdev */
+	       nla_total_size(sizeof(u16)) +
+	       PCI_STD_NUM_BARS * bar;
+}
+
+/**
  * pcieaudit_nl_put_dev_caps - the ATS, EXPDEV and BAR attributes
  * @skb: the DEV_GET message being built
  * @c: what pcieaudit_dev_caps_read() found

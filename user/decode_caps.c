@@ -6,28 +6,6 @@
 #include <netlink/attr.h>
 #include <linux/pcieaudit.h>
 
-/* Exact sizes, as decode.c's policies: libnl checks only a minimum. */
-#define FIXED(t, n)	{ .type = (t), .minlen = (n), .maxlen = (n) }
-
-static const struct nla_policy ats_policy[PCIEAUDIT_A_ATS_MAX + 1] = {
-	[PCIEAUDIT_A_ATS_POS]	= FIXED(NLA_U16, 2),
-	[PCIEAUDIT_A_ATS_CAP]	= FIXED(NLA_U16, 2),
-	[PCIEAUDIT_A_ATS_CTRL]	= FIXED(NLA_U16, 2),
-};
-
-static const struct nla_policy expdev_policy[PCIEAUDIT_A_EXPDEV_MAX + 1] = {
-	[PCIEAUDIT_A_EXPDEV_DEVCAP]	= FIXED(NLA_U32, 4),
-	[PCIEAUDIT_A_EXPDEV_DEVCTL]	= FIXED(NLA_U16, 2),
-};
-
-static const struct nla_policy bar_policy[PCIEAUDIT_A_BAR_MAX + 1] = {
-	[PCIEAUDIT_A_BAR_INDEX]		= FIXED(NLA_U8, 1),
-	[PCIEAUDIT_A_BAR_SIZE]		= FIXED(NLA_U64, 8),
-	[PCIEAUDIT_A_BAR_FLAGS]		= FIXED(NLA_U32, 4),
-	[PCIEAUDIT_A_BAR_REBAR_CAP]	= FIXED(NLA_U32, 4),
-	[PCIEAUDIT_A_BAR_REBAR_CTRL]	= FIXED(NLA_U32, 4),
-};
-
 /* nla_parse() of a nest, and no bytes after its last whole attribute. */
 static int parse(struct nlattr **tb, int max, struct nlattr *nest,
 		 const struct nla_policy *policy)
@@ -43,10 +21,11 @@ static int parse(struct nlattr **tb, int max, struct nlattr *nest,
 	return rem > 0 ? -EBADMSG : 0;
 }
 
-static int decode_ats(struct nlattr *nest, struct pa_device *d)
+static int decode_ats(struct nlattr *nest, const struct nla_policy *policy,
+		      struct pa_device *d)
 {
 	struct nlattr *tb[PCIEAUDIT_A_ATS_MAX + 1];
-	int err = parse(tb, PCIEAUDIT_A_ATS_MAX, nest, ats_policy);
+	int err = parse(tb, PCIEAUDIT_A_ATS_MAX, nest, policy);
 
 	if (err)
 		return err;
@@ -58,10 +37,11 @@ static int decode_ats(struct nlattr *nest, struct pa_device *d)
 	return 0;
 }
 
-static int decode_expdev(struct nlattr *nest, struct pa_device *d)
+static int decode_expdev(struct nlattr *nest, const struct nla_policy *policy,
+			 struct pa_device *d)
 {
 	struct nlattr *tb[PCIEAUDIT_A_EXPDEV_MAX + 1];
-	int err = parse(tb, PCIEAUDIT_A_EXPDEV_MAX, nest, expdev_policy);
+	int err = parse(tb, PCIEAUDIT_A_EXPDEV_MAX, nest, policy);
 
 	if (err)
 		return err;
@@ -73,10 +53,11 @@ static int decode_expdev(struct nlattr *nest, struct pa_device *d)
 	return 0;
 }
 
-static int decode_bar(struct nlattr *nest, struct pa_device *d)
+static int decode_bar(struct nlattr *nest, const struct nla_policy *policy,
+		      struct pa_device *d)
 {
 	struct nlattr *tb[PCIEAUDIT_A_BAR_MAX + 1];
-	int err = parse(tb, PCIEAUDIT_A_BAR_MAX, nest, bar_policy);
+	int err = parse(tb, PCIEAUDIT_A_BAR_MAX, nest, policy);
 	struct pa_bar *b;
 
 	if (err)
@@ -104,7 +85,8 @@ static int decode_bar(struct nlattr *nest, struct pa_device *d)
 }
 
 int pa_decode_device_caps(struct nlattr *head, int len, struct nlattr *ats,
-			  struct nlattr *expdev, struct pa_device *d)
+			  struct nlattr *expdev,
+			  const struct pa_caps_policies *pol, struct pa_device *d)
 {
 	struct pa_device t = *d;
 	struct nlattr *nla;
@@ -112,14 +94,14 @@ int pa_decode_device_caps(struct nlattr *head, int len, struct nlattr *ats,
 
 	t.nbars = 0;
 	if (ats)
-		err = decode_ats(ats, &t);
+		err = decode_ats(ats, pol->ats, &t);
 	if (!err && expdev)
-		err = decode_expdev(expdev, &t);
+		err = decode_expdev(expdev, pol->expdev, &t);
 	nla_for_each_attr(nla, head, len, rem) {
 		if (err)
 			break;
 		if (nla_type(nla) == PCIEAUDIT_A_DEV_BAR)
-			err = decode_bar(nla, &t);
+			err = decode_bar(nla, pol->bar, &t);
 	}
 	if (err)
 		return err;

@@ -637,6 +637,8 @@ static struct nl_msg *info_msg(bool with_iommu)
 			    PCIEAUDIT_IOMMU_MODE_PASSTHROUGH);
 		nla_put_u32(msg, PCIEAUDIT_A_INFO_IOMMU_STRICT,
 			    PCIEAUDIT_IOMMU_STRICT_STRICT);
+		nla_put_u32(msg, PCIEAUDIT_A_INFO_IOMMU_STRICT_SOURCE,
+			    PCIEAUDIT_SOURCE_DERIVED);
 	}
 	nla_put_u32(msg, PCIEAUDIT_A_INFO_DEVICE_COUNT, 31);
 	nla_put_u32(msg, PCIEAUDIT_A_INFO_GROUP_COUNT, 9);
@@ -684,6 +686,23 @@ static void info_missing_required(void **state)
 	nla_put_u32(msg, PCIEAUDIT_A_INFO_FEATURES, 0);
 	nla_put_u32(msg, PCIEAUDIT_A_INFO_DEVICE_COUNT, 1);
 	nla_put_u32(msg, PCIEAUDIT_A_INFO_GROUP_COUNT, 1);
+	assert_int_equal(pa_decode_info(msg, &in), -EBADMSG);
+	nlmsg_free(msg);
+}
+
+/*
+ * Every attribute the kernel sends is in the reply policy, generated from
+ * the spec, so a wrong size is corruption. The hand-written policy lacked
+ * IOMMU_STRICT_SOURCE, and took any size of it.
+ */
+static void info_strict_source_size(void **state)
+{
+	struct nl_msg *msg = info_msg(false);
+	struct pa_info in;
+
+	(void)state;
+	nla_put_u16(msg, PCIEAUDIT_A_INFO_IOMMU_STRICT_SOURCE,
+		    PCIEAUDIT_SOURCE_DERIVED);
 	assert_int_equal(pa_decode_info(msg, &in), -EBADMSG);
 	nlmsg_free(msg);
 }
@@ -1186,6 +1205,7 @@ int main(void)
 		cmocka_unit_test(group_malformed),
 		cmocka_unit_test(info),
 		cmocka_unit_test(info_missing_required),
+		cmocka_unit_test(info_strict_source_size),
 		cmocka_unit_test(extack),
 		cmocka_unit_test(done),
 		cmocka_unit_test(p2p_do_reply),
