@@ -160,9 +160,14 @@ void pcieaudit_dev_facts_read(struct pci_dev *pdev,
 		acs = read_acs(pdev, &f->acs);
 		link = read_link(pdev, &f->link);
 		/* One register of all ones makes every other one suspect. */
-		readable = acs != CFG_UNREADABLE && link != CFG_UNREADABLE;
+		readable = acs != CFG_UNREADABLE && link != CFG_UNREADABLE &&
+			   pcieaudit_dev_caps_read(pdev, &f->caps);
 		f->has_acs = readable && acs == CFG_OK;
 		f->has_link = readable && link == CFG_OK;
+	}
+	if (!readable) {
+		/* The BARs are the kernel's records: known without config reads. */
+		pcieaudit_dev_caps_read_bars(pdev, &f->caps);
 	}
 	f->config_unreadable = !readable;
 	pcieaudit_iommu_read(&pdev->dev, &f->iommu);

@@ -181,7 +181,7 @@ static int put_dev_attrs(struct sk_buff *skb, struct pci_dev *pdev,
 		return -EMSGSIZE;
 	if (f->iommu.in_group && put_iommu(skb, &f->iommu))
 		return -EMSGSIZE;
-	return 0;
+	return pcieaudit_nl_put_dev_caps(skb, &f->caps);
 }
 
 /* Room put_dev_attrs() needs at most, for @pdev and its facts. */
@@ -198,7 +198,8 @@ static size_t dev_size(struct pci_dev *pdev,
 	       nla_total_size(0) + 4 * nla_total_size(sizeof(u16)) +	/* acs */
 	       nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +	/* link */
 	       2 * nla_total_size(sizeof(u16)) +
-	       nla_total_size(0) + 2 * nla_total_size(sizeof(u32));	/* iommu */
+	       nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +	/* iommu */
+	       pcieaudit_nl_dev_caps_size();	/* ats, expdev, bars */
 }
 
 /* One DEV_GET message; @cb is set for dumps, to flag inconsistent ones. */

@@ -7,6 +7,8 @@
 #include <net/genetlink.h>
 #include <linux/pcieaudit.h>
 
+#include "dev_caps.h"
+
 extern struct genl_family pcieaudit_family;
 
 /* Room a PCIEAUDIT_A_ADDR_* nest takes, as pcieaudit_nl_put_addr() fills it. */
@@ -58,6 +60,10 @@ pcieaudit_dump_ctx(struct netlink_callback *cb)
 	BUILD_BUG_ON(sizeof(struct pcieaudit_dump_ctx) > sizeof(cb->ctx));
 	return (struct pcieaudit_dump_ctx *)cb->ctx;
 }
+
+int pcieaudit_nl_put_dev_caps(struct sk_buff *skb,
+			      const struct pcieaudit_dev_caps *c);
+size_t pcieaudit_nl_dev_caps_size(void);
 
 int pcieaudit_nl_p2p_doit(struct sk_buff *skb, struct genl_info *info);
 int pcieaudit_nl_p2p_start(struct netlink_callback *cb);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "decode.h"
+#include "decode_caps.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -11,6 +12,12 @@
 
 /* The reply policies, generated from the protocol's spec (docs/protocol.md). */
 #include "policy_gen.h"
+
+static const struct pa_caps_policies caps_policies = {
+	.ats = pcieaudit_ats_reply_policy,
+	.expdev = pcieaudit_expdev_reply_policy,
+	.bar = pcieaudit_bar_reply_policy,
+};
 
 static const struct nla_policy extack_policy[NLMSGERR_ATTR_MAX + 1] = {
 	[NLMSGERR_ATTR_MSG]	= { .type = NLA_STRING },
@@ -275,6 +282,11 @@ int pa_decode_device(struct nl_msg *msg, struct pa_device *dev)
 		return err;
 	decode_device_scalars(tb, &d);
 	err = decode_device_nests(tb, &d);
+	if (!err)
+		err = pa_decode_device_caps(genlmsg_attrdata(genlmsg_hdr(nlmsg_hdr(msg)), 0),
+					    genlmsg_attrlen(genlmsg_hdr(nlmsg_hdr(msg)), 0),
+					    tb[PCIEAUDIT_A_DEV_ATS],
+					    tb[PCIEAUDIT_A_DEV_EXPDEV], &caps_policies, &d);
 	if (!err)
 		err = dup_string(tb[PCIEAUDIT_A_DEV_DRIVER], &d.driver);
 	if (err) {

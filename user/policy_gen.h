@@ -43,6 +43,9 @@ static const struct nla_policy pcieaudit_dev_reply_policy[PCIEAUDIT_A_DEV_MAX + 
 	[PCIEAUDIT_A_DEV_SECONDARY_BUS] = { .type = NLA_U8, .minlen = 1, .maxlen = 1 },
 	[PCIEAUDIT_A_DEV_POWER_STATE] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
 	[PCIEAUDIT_A_DEV_CONFIG_UNREADABLE] = { .type = NLA_FLAG },
+	[PCIEAUDIT_A_DEV_ATS] = { .type = NLA_NESTED },
+	[PCIEAUDIT_A_DEV_EXPDEV] = { .type = NLA_NESTED },
+	[PCIEAUDIT_A_DEV_BAR] = { .type = NLA_NESTED },
 };
 
 static const struct nla_policy pcieaudit_group_reply_policy[PCIEAUDIT_A_GROUP_MAX + 1] = {
@@ -84,6 +87,26 @@ static const struct nla_policy pcieaudit_iommu_reply_policy[PCIEAUDIT_A_IOMMU_MA
 	[PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
 	[PCIEAUDIT_A_IOMMU_INSTANCE] = { .type = NLA_STRING },
 	[PCIEAUDIT_A_IOMMU_DMA_OWNER] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
+};
+
+static const struct nla_policy pcieaudit_ats_reply_policy[PCIEAUDIT_A_ATS_MAX + 1] = {
+	[PCIEAUDIT_A_ATS_POS] = { .type = NLA_U16, .minlen = 2, .maxlen = 2 },
+	[PCIEAUDIT_A_ATS_CAP] = { .type = NLA_U16, .minlen = 2, .maxlen = 2 },
+	[PCIEAUDIT_A_ATS_CTRL] = { .type = NLA_U16, .minlen = 2, .maxlen = 2 },
+};
+
+static const struct nla_policy pcieaudit_expdev_reply_policy[PCIEAUDIT_A_EXPDEV_MAX + 1] = {
+	[PCIEAUDIT_A_EXPDEV_DEVCAP] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
+	[PCIEAUDIT_A_EXPDEV_DEVCTL] = { .type = NLA_U16, .minlen = 2, .maxlen = 2 },
+};
+
+static const struct nla_policy pcieaudit_bar_reply_policy[PCIEAUDIT_A_BAR_MAX + 1] = {
+	[PCIEAUDIT_A_BAR_INDEX] = { .type = NLA_U8, .minlen = 1, .maxlen = 1 },
+	[PCIEAUDIT_A_BAR_SIZE] = { .type = NLA_U64, .minlen = 8, .maxlen = 8 },
+	[PCIEAUDIT_A_BAR_FLAGS] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
+	[PCIEAUDIT_A_BAR_REBAR_CAP] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
+	[PCIEAUDIT_A_BAR_REBAR_CTRL] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
+	[PCIEAUDIT_A_BAR_PAD] = { .type = NLA_UNSPEC },
 };
 
 static const struct nla_policy pcieaudit_pair_reply_policy[PCIEAUDIT_A_PAIR_MAX + 1] = {

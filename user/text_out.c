@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "text_out.h"
+#include "text_caps.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -217,6 +218,7 @@ static void print_details(FILE *f, const char *indent,
 	print_power(f, indent, dev);
 	print_acs(f, indent, dev);
 	pa_text_link(f, indent, dev, NULL);
+	pa_text_caps(f, indent, dev);
 	print_iommu(f, indent, dev, iommu_unknown);
 }
 

@@ -775,7 +775,7 @@ static void failure(unsigned long idx, const uint8_t *req, size_t len,
 
 /* ---- reply decoding by the UAPI layout ---------------------------------- */
 
-enum kind { K_NONE, K_U8, K_U16, K_U32, K_S32, K_STR, K_NEST, K_FLAG };
+enum kind { K_NONE, K_U8, K_U16, K_U32, K_S32, K_STR, K_NEST, K_FLAG, K_U64 };
 
 struct field {
 	uint8_t kind;
@@ -826,6 +826,33 @@ static const struct field iommu_f[] = {
 static const struct schema iommu_s = {
 	"iommu", PCIEAUDIT_A_IOMMU_MAX, iommu_f, REQ(1), false,
 };
+static const struct field ats_f[] = {
+	[PCIEAUDIT_A_ATS_POS] = { K_U16 },
+	[PCIEAUDIT_A_ATS_CAP] = { K_U16 },
+	[PCIEAUDIT_A_ATS_CTRL] = { K_U16 },
+};
+static const struct schema ats_s = {
+	"ats", PCIEAUDIT_A_ATS_MAX, ats_f, REQ(1) | REQ(2) | REQ(3), false,
+};
+static const struct field expdev_f[] = {
+	[PCIEAUDIT_A_EXPDEV_DEVCAP] = { K_U32 },
+	[PCIEAUDIT_A_EXPDEV_DEVCTL] = { K_U16 },
+};
+static const struct schema expdev_s = {
+	"expdev", PCIEAUDIT_A_EXPDEV_MAX, expdev_f, REQ(1) | REQ(2), false,
+};
+/* The pad attribute of nla_put_u64_64bit() is empty, like a flag. */
+static const struct field bar_f[] = {
+	[PCIEAUDIT_A_BAR_INDEX] = { K_U8 },
+	[PCIEAUDIT_A_BAR_SIZE] = { K_U64 },
+	[PCIEAUDIT_A_BAR_FLAGS] = { K_U32 },
+	[PCIEAUDIT_A_BAR_REBAR_CAP] = { K_U32 },
+	[PCIEAUDIT_A_BAR_REBAR_CTRL] = { K_U32 },
+	[PCIEAUDIT_A_BAR_PAD] = { K_FLAG },
+};
+static const struct schema bar_s = {
+	"bar", PCIEAUDIT_A_BAR_MAX, bar_f, REQ(1) | REQ(2) | REQ(3), false,
+};
 static const struct field dev_f[] = {
 	[PCIEAUDIT_A_DEV_ADDR] = { K_NEST, 0, false, &addr_s },
 	[PCIEAUDIT_A_DEV_NAME] = { K_STR },
@@ -847,6 +874,9 @@ static const struct field dev_f[] = {
 	[PCIEAUDIT_A_DEV_SECONDARY_BUS] = { K_U8 },
 	[PCIEAUDIT_A_DEV_POWER_STATE] = { K_U32, PCIEAUDIT_POWER_D3HOT },
 	[PCIEAUDIT_A_DEV_CONFIG_UNREADABLE] = { K_FLAG },
+	[PCIEAUDIT_A_DEV_ATS] = { K_NEST, 0, false, &ats_s },
+	[PCIEAUDIT_A_DEV_EXPDEV] = { K_NEST, 0, false, &expdev_s },
+	[PCIEAUDIT_A_DEV_BAR] = { K_NEST, 0, true, &bar_s },
 };
 static const struct schema dev_s = {
 	"dev", PCIEAUDIT_A_DEV_MAX, dev_f,
@@ -919,6 +949,7 @@ struct facts {
 
 static const uint8_t kind_len[] = {
 	[K_U8] = 1, [K_U16] = 2, [K_U32] = 4, [K_S32] = 4, [K_FLAG] = 0,
+	[K_U64] = 8,
 };
 
 /* The values of a decoded PCIEAUDIT_A_ADDR_* table. */
@@ -1008,7 +1039,8 @@ static const char *decode(const struct schema *s, const uint8_t *b, size_t len,
 					 s->name, type, dlen);
 				return why;
 			}
-			memcpy(&v, data, dlen);
+			if (dlen <= sizeof(v))
+				memcpy(&v, data, dlen);
 			if (f->max && (v < 1 || v > f->max)) {
 				snprintf(why, sizeof(why), "%s: attribute %u value %u out of range",
 					 s->name, type, v);

@@ -34,6 +34,8 @@ static const char report_snapshot[] =
 "   |     SR-IOV: PF with VFs enabled\n"
 "   |     ACS: none\n"
 "   |     Link: 2.5GT/s x8 (max 8GT/s x16) DOWNGRADED\n"
+"   |     Device: MPS 256 (max 512), MRRS 512, RlxdOrd+, ATS+\n"
+"   |     BARs: 0 16M mem; 1 256M mem pref 64-bit, resizable 4M-8G\n"
 "   |     IOMMU: group 1, domain unmanaged (default DMA-FQ, derived)\n"
 "   \\- 0000:01:00.2 Endpoint [10de:1eb9] unknown vendor unknown device (no driver, NUMA node unknown)\n"
 "         SR-IOV: VF of 0000:01:00.0\n"

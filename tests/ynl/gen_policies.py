@@ -197,8 +197,9 @@ def cli_entry(a):
     if t in SIZES:
         n = SIZES[t]
         return f"{{ .type = NLA_{c_upper(t)}, .minlen = {n}, .maxlen = {n} }}"
+    # A u64's alignment pad (nla_put_u64_64bit()) carries nothing to check.
     return {"string": "{ .type = NLA_STRING }", "flag": "{ .type = NLA_FLAG }",
-            "nest": "{ .type = NLA_NESTED }"}[t]
+            "nest": "{ .type = NLA_NESTED }", "pad": "{ .type = NLA_UNSPEC }"}[t]
 
 
 def cli_header(spec):

@@ -366,6 +366,15 @@ enum pcieaudit_iommu_attr {
  *	function is in D3cold or gone), or the function is disconnected.
  *	PCIEAUDIT_A_DEV_ACS and PCIEAUDIT_A_DEV_LINK are then absent because
  *	their registers are unknown, not because the function lacks them.
+ *	So are PCIEAUDIT_A_DEV_ATS and PCIEAUDIT_A_DEV_EXPDEV, and the
+ *	resizable-BAR registers of PCIEAUDIT_A_DEV_BAR.
+ * @PCIEAUDIT_A_DEV_ATS: nest, enum pcieaudit_ats_attr; absent when the
+ *	function has no ATS capability, or its registers are unknown.
+ * @PCIEAUDIT_A_DEV_EXPDEV: nest, enum pcieaudit_expdev_attr; the PCI
+ *	Express Device Capabilities and Control registers; absent for
+ *	conventional PCI, or when they are unknown.
+ * @PCIEAUDIT_A_DEV_BAR: nest, enum pcieaudit_bar_attr; repeated, one per
+ *	standard BAR (0-5) the kernel knows a resource for, in index order.
  */
 enum pcieaudit_dev_attr {
 	PCIEAUDIT_A_DEV_ADDR = 1,
@@ -388,6 +397,9 @@ enum pcieaudit_dev_attr {
 	PCIEAUDIT_A_DEV_SECONDARY_BUS,
 	PCIEAUDIT_A_DEV_POWER_STATE,
 	PCIEAUDIT_A_DEV_CONFIG_UNREADABLE,
+	PCIEAUDIT_A_DEV_ATS,
+	PCIEAUDIT_A_DEV_EXPDEV,
+	PCIEAUDIT_A_DEV_BAR,
 
 	__PCIEAUDIT_A_DEV_MAX,
 	PCIEAUDIT_A_DEV_MAX = __PCIEAUDIT_A_DEV_MAX - 1
@@ -597,6 +609,84 @@ enum pcieaudit_pair_attr {
 
 	__PCIEAUDIT_A_PAIR_MAX,
 	PCIEAUDIT_A_PAIR_MAX = __PCIEAUDIT_A_PAIR_MAX - 1
+};
+
+/**
+ * enum pcieaudit_ats_attr - Address Translation Services capability (nested)
+ * @PCIEAUDIT_A_ATS_POS: u16, capability offset in configuration space.
+ * @PCIEAUDIT_A_ATS_CAP: u16, ATS Capability register, raw.
+ * @PCIEAUDIT_A_ATS_CTRL: u16, ATS Control register, raw, read live; bit 15
+ *	(Enable) says whether the function issues translated requests.
+ */
+enum pcieaudit_ats_attr {
+	PCIEAUDIT_A_ATS_POS = 1,
+	PCIEAUDIT_A_ATS_CAP,
+	PCIEAUDIT_A_ATS_CTRL,
+
+	__PCIEAUDIT_A_ATS_MAX,
+	PCIEAUDIT_A_ATS_MAX = __PCIEAUDIT_A_ATS_MAX - 1
+};
+
+/**
+ * enum pcieaudit_expdev_attr - PCI Express device registers (nested), raw
+ * @PCIEAUDIT_A_EXPDEV_DEVCAP: u32, Device Capabilities (Max_Payload_Size
+ *	Supported in bits 2:0).
+ * @PCIEAUDIT_A_EXPDEV_DEVCTL: u16, Device Control, read live
+ *	(Enable Relaxed Ordering bit 4, Max_Payload_Size bits 7:5,
+ *	Max_Read_Request_Size bits 14:12).
+ */
+enum pcieaudit_expdev_attr {
+	PCIEAUDIT_A_EXPDEV_DEVCAP = 1,
+	PCIEAUDIT_A_EXPDEV_DEVCTL,
+
+	__PCIEAUDIT_A_EXPDEV_MAX,
+	PCIEAUDIT_A_EXPDEV_MAX = __PCIEAUDIT_A_EXPDEV_MAX - 1
+};
+
+/**
+ * enum pcieaudit_bar_flag - PCIEAUDIT_A_BAR_FLAGS bits, from the kernel's
+ *	struct resource for the BAR
+ * @PCIEAUDIT_BAR_F_IO: an I/O space BAR.
+ * @PCIEAUDIT_BAR_F_MEM: a memory space BAR.
+ * @PCIEAUDIT_BAR_F_PREFETCH: prefetchable memory.
+ * @PCIEAUDIT_BAR_F_MEM64: a 64-bit memory BAR (it uses the next index too).
+ * @PCIEAUDIT_BAR_F_UNASSIGNED: the kernel found the BAR but holds no
+ *	address range for it (the resource is in no resource tree, or marked
+ *	unset): assignment failed, and the device cannot use it.
+ * @PCIEAUDIT_BAR_F_ALL: mask of all defined bits.
+ */
+enum pcieaudit_bar_flag {
+	PCIEAUDIT_BAR_F_IO		= 1U << 0,
+	PCIEAUDIT_BAR_F_MEM		= 1U << 1,
+	PCIEAUDIT_BAR_F_PREFETCH	= 1U << 2,
+	PCIEAUDIT_BAR_F_MEM64		= 1U << 3,
+	PCIEAUDIT_BAR_F_UNASSIGNED	= 1U << 4,
+
+	PCIEAUDIT_BAR_F_ALL		= (1U << 5) - 1,
+};
+
+/**
+ * enum pcieaudit_bar_attr - one BAR (nested)
+ * @PCIEAUDIT_A_BAR_INDEX: u8, 0-5.
+ * @PCIEAUDIT_A_BAR_SIZE: u64, pci_resource_len(), bytes.
+ * @PCIEAUDIT_A_BAR_FLAGS: u32, enum pcieaudit_bar_flag bits.
+ * @PCIEAUDIT_A_BAR_REBAR_CAP: u32, the Resizable BAR Capability register
+ *	of this BAR's entry, raw (bit n+4: 2^n MB supported); absent when the
+ *	BAR is not resizable.
+ * @PCIEAUDIT_A_BAR_REBAR_CTRL: u32, the entry's Resizable BAR Control
+ *	register, raw (bits 13:8: current size, 2^n MB), read live.
+ * @PCIEAUDIT_A_BAR_PAD: padding for the u64, never sent alone.
+ */
+enum pcieaudit_bar_attr {
+	PCIEAUDIT_A_BAR_INDEX = 1,
+	PCIEAUDIT_A_BAR_SIZE,
+	PCIEAUDIT_A_BAR_FLAGS,
+	PCIEAUDIT_A_BAR_REBAR_CAP,
+	PCIEAUDIT_A_BAR_REBAR_CTRL,
+	PCIEAUDIT_A_BAR_PAD,
+
+	__PCIEAUDIT_A_BAR_MAX,
+	PCIEAUDIT_A_BAR_MAX = __PCIEAUDIT_A_BAR_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_PCIEAUDIT_H */
