@@ -487,6 +487,31 @@ enum pa_severity pa_check_profile_worst(const struct pa_check *c,
 	return worst;
 }
 
+bool pa_check_profile_skipped(const struct pa_check *c, unsigned int profile)
+{
+	bool skipped = false;
+
+	if (pa_check_profile_worst(c, profile))
+		return false;
+	for (int r = 0; r < PA_NRULES; r++) {
+		if (profile < PA_NPROFILES && pa_rules[r].profile != profile)
+			continue;
+		if (c->state[r] == PA_RULE_RAN)
+			return false;
+		if (c->state[r] == PA_RULE_SKIPPED)
+			skipped = true;
+	}
+	return skipped;
+}
+
+const char *pa_check_profile_verdict(const struct pa_check *c,
+				     unsigned int profile)
+{
+	if (pa_check_profile_skipped(c, profile))
+		return "skip";
+	return pa_check_verdict(pa_check_profile_worst(c, profile));
+}
+
 const char *pa_check_verdict(enum pa_severity worst)
 {
 	return worst == PA_SEV_FAIL ? "fail" : worst == PA_SEV_WARN ? "warn" :

@@ -84,6 +84,15 @@ enum pa_severity pa_check_rule_worst(const struct pa_check *c,
 enum pa_severity pa_check_profile_worst(const struct pa_check *c,
 					unsigned int profile);
 
+/* True when every rule of @profile that was asked for was skipped and none
+ * found anything (PA_NPROFILES: all profiles): nothing could be judged,
+ * which is no pass. */
+bool pa_check_profile_skipped(const struct pa_check *c, unsigned int profile);
+
+/* pa_check_verdict() of @profile, or "skip" when it was all skipped. */
+const char *pa_check_profile_verdict(const struct pa_check *c,
+				     unsigned int profile);
+
 /* "pass", "warn" or "fail", from the worst severity (info passes). */
 const char *pa_check_verdict(enum pa_severity worst);
 

@@ -108,12 +108,14 @@ static void statuses(FILE *f, const struct pa_check *c)
 {
 	family(f, "pcieaudit_check_status",
 	       "Verdict of the last check over the profiles run: 0 pass, 1 warn, 2 fail.");
-	fprintf(f, "pcieaudit_check_status %d\n",
-		status_value(pa_check_profile_worst(c, PA_NPROFILES)));
+	/* Nothing judged is no pass: the series is left out, as for rules. */
+	if (!pa_check_profile_skipped(c, PA_NPROFILES))
+		fprintf(f, "pcieaudit_check_status %d\n",
+			status_value(pa_check_profile_worst(c, PA_NPROFILES)));
 	family(f, "pcieaudit_profile_status",
 	       "Verdict of the last check per profile: 0 pass, 1 warn, 2 fail.");
 	for (int p = 0; p < PA_NPROFILES; p++)
-		if (c->profiles[p])
+		if (c->profiles[p] && !pa_check_profile_skipped(c, p))
 			fprintf(f, "pcieaudit_profile_status{profile=\"%s\"} %d\n",
 				pa_profile_name(p),
 				status_value(pa_check_profile_worst(c, p)));
@@ -171,9 +173,9 @@ int pa_check_nfd(FILE *f, const struct pa_report *rep,
 	for (int p = 0; p < PA_NPROFILES; p++)
 		if (c->profiles[p])
 			fprintf(f, "pcieaudit.%s=%s\n", pa_profile_name(p),
-				pa_check_verdict(pa_check_profile_worst(c, p)));
+				pa_check_profile_verdict(c, p));
 	fprintf(f, "pcieaudit.status=%s\n",
-		pa_check_verdict(pa_check_profile_worst(c, PA_NPROFILES)));
+		pa_check_profile_verdict(c, PA_NPROFILES));
 	fprintf(f, "pcieaudit.iommu-mode=%s\n", !pa_check_iommu_on(rep) ? "off" :
 		mode ? mode : "unknown");
 	return ferror(f) ? -EIO : 0;

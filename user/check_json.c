@@ -84,7 +84,7 @@ int pa_check_json(FILE *f, const struct pa_check *c, const char *source)
 	for (int p = 0; p < PA_NPROFILES; p++)
 		if (c->profiles[p])
 			add(profiles, pa_profile_name(p), json_object_new_string(
-				pa_check_verdict(pa_check_profile_worst(c, p))));
+				pa_check_profile_verdict(c, p)));
 	for (int r = 0; r < PA_NRULES; r++) {
 		json_object *rule;
 
@@ -103,7 +103,7 @@ int pa_check_json(FILE *f, const struct pa_check *c, const char *source)
 	add(root, "schema_version", json_object_new_int(PA_JSON_SCHEMA_VERSION));
 	add(root, "source", json_object_new_string(source));
 	add(root, "verdict", json_object_new_string(
-		pa_check_verdict(pa_check_profile_worst(c, PA_NPROFILES))));
+		pa_check_profile_verdict(c, PA_NPROFILES)));
 	add(root, "profiles", profiles);
 	add(root, "summary", summary_object(c));
 	add(root, "rules", rules);

@@ -193,8 +193,9 @@ static void print_summary(FILE *f, const struct pa_check *c, bool colour)
 		if (!c->profiles[p])
 			continue;
 		fprintf(f, "%s %s ", sep, pa_profile_name(p));
-		/* Info findings pass. */
-		print_tag(f, worst == PA_SEV_INFO ? TAG_PASS : tag_of(worst),
+		/* Info findings pass; a profile with every rule skipped does not. */
+		print_tag(f, pa_check_profile_skipped(c, p) ? TAG_SKIP :
+			  worst == PA_SEV_INFO ? TAG_PASS : tag_of(worst),
 			  colour, "");
 		sep = ",";
 	}

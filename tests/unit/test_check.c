@@ -1144,6 +1144,46 @@ static void text_output(void **state)
 	pa_report_clear(&rep);
 }
 
+/* A profile whose every rule was skipped found nothing because it could
+ * judge nothing: its verdict is skip, never pass (lspci -xxx of a switch). */
+static void all_skipped_is_no_pass(void **state)
+{
+	struct pa_report rep = { 0 };
+	struct pa_check c = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	c.profiles[PA_PROFILE_GPUDIRECT] = true;
+	c.profiles[PA_PROFILE_BASELINE] = true;
+	for (int r = 0; r < PA_NRULES; r++)
+		if (pa_rules[r].profile == PA_PROFILE_GPUDIRECT)
+			c.state[r] = PA_RULE_SKIPPED;
+		else if (pa_rules[r].profile == PA_PROFILE_BASELINE)
+			c.state[r] = PA_RULE_RAN;
+	assert_true(pa_check_profile_skipped(&c, PA_PROFILE_GPUDIRECT));
+	assert_string_equal(pa_check_profile_verdict(&c, PA_PROFILE_GPUDIRECT), "skip");
+	assert_false(pa_check_profile_skipped(&c, PA_PROFILE_BASELINE));
+	assert_string_equal(pa_check_profile_verdict(&c, PA_PROFILE_BASELINE), "pass");
+	assert_false(pa_check_profile_skipped(&c, PA_NPROFILES));
+	assert_false(pa_check_profile_skipped(&c, PA_PROFILE_VFIO));
+
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(pa_check_prometheus(f, &rep, &c), 0);
+	fclose(f);
+	assert_null(strstr(text, "pcieaudit_profile_status{profile=\"gpudirect\"}"));
+	assert_non_null(strstr(text, "pcieaudit_profile_status{profile=\"baseline\"} 0"));
+	free(text);
+
+	for (int r = 0; r < PA_NRULES; r++)
+		if (c.state[r] == PA_RULE_RAN)
+			c.state[r] = PA_RULE_SKIPPED;
+	assert_true(pa_check_profile_skipped(&c, PA_NPROFILES));
+	assert_string_equal(pa_check_profile_verdict(&c, PA_NPROFILES), "skip");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1175,6 +1215,7 @@ int main(void)
 		cmocka_unit_test(iommu_off_remedies),
 		cmocka_unit_test(vendor_param_follows_firmware),
 		cmocka_unit_test(text_output),
+		cmocka_unit_test(all_skipped_is_no_pass),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
