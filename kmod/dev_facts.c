@@ -133,8 +133,12 @@ static u32 dev_flags(struct pci_dev *pdev)
 
 /**
  * pcieaudit_dev_facts_read - read what pcieaudit reports about a function
- * @pdev: the function, referenced by the caller, who also holds
- *	pci_lock_rescan_remove() so its IOMMU state is not torn down meanwhile
+ * @pdev: the function, referenced by the caller. pci_lock_rescan_remove(),
+ *	which callers hold, does not keep a VF from being removed (a PF
+ *	driver's pci_disable_sriov() does not take it): the reference keeps
+ *	the pci_dev and its bus, the configuration reads of a removed VF come
+ *	back all ones and are reported unreadable, and the IOMMU reads go
+ *	through the removal fence (removal_fence.c).
  * @f: filled in
  *
  * Context: may sleep, waiting for a reset of @pdev to finish.

@@ -8,6 +8,8 @@
 #include "dev_caps.h"
 #include "iommu_facts.h"
 
+#define PCIEAUDIT_NAME_LEN 64
+
 struct pcieaudit_acs {
 	u16 pos;
 	u16 cap;

@@ -125,16 +125,8 @@ static int put_iommu(struct sk_buff *skb, const struct pcieaudit_iommu *io)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, PCIEAUDIT_A_IOMMU_GROUP, io->group))
 		goto err_cancel;
-	if (io->domain &&
-	    nla_put_u32(skb, PCIEAUDIT_A_IOMMU_DOMAIN, io->domain))
-		goto err_cancel;
-	if (io->def_domain &&
-	    (nla_put_u32(skb, PCIEAUDIT_A_IOMMU_DEF_DOMAIN, io->def_domain) ||
-	     nla_put_u32(skb, PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE,
-			 PCIEAUDIT_SOURCE_DERIVED)))
-		goto err_cancel;
-	if (io->instance[0] &&
-	    nla_put_string(skb, PCIEAUDIT_A_IOMMU_INSTANCE, io->instance))
+	if (io->dma_owner &&
+	    nla_put_u32(skb, PCIEAUDIT_A_IOMMU_DMA_OWNER, io->dma_owner))
 		goto err_cancel;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -206,8 +198,7 @@ static size_t dev_size(struct pci_dev *pdev,
 	       nla_total_size(0) + 4 * nla_total_size(sizeof(u16)) +	/* acs */
 	       nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +	/* link */
 	       2 * nla_total_size(sizeof(u16)) +
-	       nla_total_size(0) + 4 * nla_total_size(sizeof(u32)) +	/* iommu */
-	       nla_total_size(strlen(f->iommu.instance) + 1) +
+	       nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +	/* iommu */
 	       pcieaudit_nl_dev_caps_size();	/* ats, expdev, bars */
 }
 
@@ -257,15 +248,13 @@ static size_t info_size(const char *rules)
 	return nla_total_size(sizeof(PCIEAUDIT_VERSION)) +
 	       nla_total_size(strlen(init_utsname()->release) + 1) +
 	       nla_total_size(strlen(rules) + 1) +
-	       6 * nla_total_size(sizeof(u32));
+	       4 * nla_total_size(sizeof(u32));
 }
 
 static int put_info_attrs(struct sk_buff *skb,
 			  const struct pcieaudit_iommu_summary *s,
 			  const char *rules)
 {
-	u32 strict = PCIEAUDIT_IOMMU_STRICT_UNKNOWN;
-
 	if (nla_put_string(skb, PCIEAUDIT_A_INFO_MODULE_VERSION,
 			   PCIEAUDIT_VERSION) ||
 	    nla_put_string(skb, PCIEAUDIT_A_INFO_KERNEL_RELEASE,
@@ -275,24 +264,11 @@ static int put_info_attrs(struct sk_buff *skb,
 	    nla_put_u32(skb, PCIEAUDIT_A_INFO_GROUP_COUNT, s->groups) ||
 	    nla_put_string(skb, PCIEAUDIT_A_INFO_P2P_RULES, rules))
 		return -EMSGSIZE;
-	if (!s->groups)
-		return 0;
-
-	/*
-	 * Lazy if any translated domain is; untrusted devices stay strict. A
-	 * plain DMA domain means strict only where lazy ones have a type.
-	 */
-	if (s->any_dma_fq)
-		strict = PCIEAUDIT_IOMMU_STRICT_LAZY;
-	else if (s->any_dma && PCIEAUDIT_HAVE_DMA_FQ)
-		strict = PCIEAUDIT_IOMMU_STRICT_STRICT;
-	if (nla_put_u32(skb, PCIEAUDIT_A_INFO_IOMMU_DEF_MODE,
+	if (s->groups &&
+	    nla_put_u32(skb, PCIEAUDIT_A_INFO_IOMMU_DEF_MODE,
 			iommu_default_passthrough() ?
 			PCIEAUDIT_IOMMU_MODE_PASSTHROUGH :
-			PCIEAUDIT_IOMMU_MODE_TRANSLATED) ||
-	    nla_put_u32(skb, PCIEAUDIT_A_INFO_IOMMU_STRICT, strict) ||
-	    nla_put_u32(skb, PCIEAUDIT_A_INFO_IOMMU_STRICT_SOURCE,
-			PCIEAUDIT_SOURCE_DERIVED))
+			PCIEAUDIT_IOMMU_MODE_TRANSLATED))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -176,6 +176,7 @@ static int decode_iommu(struct nlattr *nest, struct pa_iommu *iommu)
 	iommu->def_domain = get_u32(tb[PCIEAUDIT_A_IOMMU_DEF_DOMAIN]);
 	iommu->def_domain_source =
 		get_u32(tb[PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE]);
+	iommu->dma_owner = get_u32(tb[PCIEAUDIT_A_IOMMU_DMA_OWNER]);
 	return dup_string(tb[PCIEAUDIT_A_IOMMU_INSTANCE], &iommu->instance);
 }
 

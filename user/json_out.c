@@ -132,6 +132,7 @@ static json_object *iommu_object(const struct pa_iommu *iommu)
 	    string_or_null(pa_source_name(iommu->def_domain_source)));
 	add(obj, "domain", string_or_null(pa_domain_type_name(iommu->domain)));
 	add(obj, "instance", string_or_null(iommu->instance));
+	add(obj, "dma_owner", string_or_null(pa_dma_owner_name(iommu->dma_owner)));
 	return obj;
 }
 

@@ -55,6 +55,7 @@ struct pa_iommu {
 	uint32_t def_domain;		/* enum pcieaudit_domain_type */
 	uint32_t def_domain_source;	/* enum pcieaudit_source */
 	char *instance;			/* NULL when not recorded */
+	uint32_t dma_owner;		/* enum pcieaudit_dma_owner */
 };
 
 struct pa_device {

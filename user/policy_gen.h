@@ -86,6 +86,7 @@ static const struct nla_policy pcieaudit_iommu_reply_policy[PCIEAUDIT_A_IOMMU_MA
 	[PCIEAUDIT_A_IOMMU_DEF_DOMAIN] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
 	[PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
 	[PCIEAUDIT_A_IOMMU_INSTANCE] = { .type = NLA_STRING },
+	[PCIEAUDIT_A_IOMMU_DMA_OWNER] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
 };
 
 static const struct nla_policy pcieaudit_ats_reply_policy[PCIEAUDIT_A_ATS_MAX + 1] = {

@@ -386,6 +386,9 @@ static int parse_iommu(struct ctx *c, json_object *obj, const char *path,
 			       pa_source_value, &io->def_domain_source);
 	if (!err)
 		err = dup_string(c, iommu, p, "instance", &io->instance);
+	if (!err)
+		err = spelling(c, iommu, p, "dma_owner", pa_dma_owner_value,
+			       &io->dma_owner);
 	return err;
 }
 

@@ -193,12 +193,21 @@ static void print_iommu(FILE *f, const char *indent, const struct pa_device *dev
 		fprintf(f, "%sIOMMU: none\n", indent);
 		return;
 	}
-	fprintf(f, "%sIOMMU: group %u, domain %s (default %s%s)", indent,
-		io->group, or_text(pa_domain_type_name(io->domain), "none"),
-		or_text(pa_domain_type_name(io->def_domain), "unknown"),
-		io->def_domain_source == PCIEAUDIT_SOURCE_DERIVED ? ", derived" : "");
+	/* Only snapshots and older modules know the attached domain. */
+	if (io->domain)
+		fprintf(f, "%sIOMMU: group %u, domain %s (default %s%s)", indent,
+			io->group, pa_domain_type_name(io->domain),
+			or_text(pa_domain_type_name(io->def_domain), "unknown"),
+			io->def_domain_source == PCIEAUDIT_SOURCE_DERIVED ?
+			", derived" : "");
+	else
+		fprintf(f, "%sIOMMU: group %u, default domain %s", indent,
+			io->group,
+			or_text(pa_domain_type_name(io->def_domain), "unknown"));
 	if (io->instance)
 		fprintf(f, " via %s", io->instance);
+	if (io->dma_owner)
+		fprintf(f, ", DMA ownership %s", pa_dma_owner_name(io->dma_owner));
 	fputc('\n', f);
 }
 

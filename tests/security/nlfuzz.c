@@ -821,6 +821,7 @@ static const struct field iommu_f[] = {
 	[PCIEAUDIT_A_IOMMU_DEF_DOMAIN] = { K_U32, PCIEAUDIT_DOMAIN_NESTED },
 	[PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE] = { K_U32, PCIEAUDIT_SOURCE_DERIVED },
 	[PCIEAUDIT_A_IOMMU_INSTANCE] = { K_STR },
+	[PCIEAUDIT_A_IOMMU_DMA_OWNER] = { K_U32, PCIEAUDIT_DMA_OWNER_CLAIMED },
 };
 static const struct schema iommu_s = {
 	"iommu", PCIEAUDIT_A_IOMMU_MAX, iommu_f, REQ(1), false,

@@ -701,6 +701,42 @@ static size_t count(const struct pa_check *c, enum pa_rule_id rule)
 	return n;
 }
 
+/* vfio.not-opened judges by the group's DMA ownership when the module
+ * says it, by the attached domain when only that is known (older modules
+ * and snapshots), and is SKIP when neither is: unknown is not "opened". */
+static void not_opened_by_ownership(void **state)
+{
+	static const uint32_t owners[] = {
+		PCIEAUDIT_DMA_OWNER_UNCLAIMED, PCIEAUDIT_DMA_OWNER_CLAIMED, 0,
+	};
+	const struct pa_addr ep = { 0, 1, 0 };
+	struct pa_policy pol;
+	struct pa_report rep;
+	struct pa_check c;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		struct pa_device *d;
+
+		load("vfio-fail.json", &rep);
+		d = (struct pa_device *)pa_report_find(&rep, &ep);
+		assert_non_null(d);
+		assert_string_equal(d->driver, "vfio-pci");
+		for (size_t k = 0; k < rep.ndevices; k++) {
+			rep.devices[k].iommu.dma_owner = owners[i];
+			rep.devices[k].iommu.domain = 0;
+		}
+		pa_policy_default(&pol);
+		only(&pol, VFIO);
+		assert_int_equal(pa_check_run(&rep, &pol, &c), 0);
+		assert_int_equal(count(&c, PA_VFIO_NOT_OPENED) > 0, i == 0);
+		assert_int_equal(c.state[PA_VFIO_NOT_OPENED],
+				 i == 2 ? PA_RULE_SKIPPED : PA_RULE_RAN);
+		pa_check_clear(&c);
+		pa_report_clear(&rep);
+	}
+}
+
 static void policy_rules(void **state)
 {
 	struct pa_policy pol;
@@ -1114,6 +1150,7 @@ int main(void)
 		cmocka_unit_test(gpudirect_fail),
 		cmocka_unit_test(gpudirect_pass),
 		cmocka_unit_test(vfio_fail),
+		cmocka_unit_test(not_opened_by_ownership),
 		cmocka_unit_test(unreadable_port),
 		cmocka_unit_test(vfio_override),
 		cmocka_unit_test(vfio_pass),

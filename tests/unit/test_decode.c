@@ -44,6 +44,7 @@ static void put_iommu(struct nl_msg *msg)
 	nla_put_u32(msg, PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE,
 		    PCIEAUDIT_SOURCE_DERIVED);
 	nla_put_string(msg, PCIEAUDIT_A_IOMMU_INSTANCE, "dmar1");
+	nla_put_u32(msg, PCIEAUDIT_A_IOMMU_DMA_OWNER, PCIEAUDIT_DMA_OWNER_CLAIMED);
 	nla_nest_end(msg, nest);
 }
 
@@ -159,6 +160,7 @@ static void full_device(void **state)
 	assert_int_equal(d.iommu.def_domain, PCIEAUDIT_DOMAIN_DMA_FQ);
 	assert_int_equal(d.iommu.def_domain_source, PCIEAUDIT_SOURCE_DERIVED);
 	assert_string_equal(d.iommu.instance, "dmar1");
+	assert_int_equal(d.iommu.dma_owner, PCIEAUDIT_DMA_OWNER_CLAIMED);
 	assert_int_equal(d.power_state, PCIEAUDIT_POWER_D3HOT);
 	assert_false(d.config_unreadable);
 	assert_null(d.vendor_name);

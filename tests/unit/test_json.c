@@ -344,6 +344,7 @@ static void endpoint(void **state)
 	check_string(iommu, "default_domain", "DMA-FQ");
 	check_string(iommu, "default_domain_source", "derived");
 	check_null(iommu, "instance");
+	check_null(iommu, "dma_owner");
 }
 
 static void virtual_function(void **state)
@@ -368,6 +369,7 @@ static void conventional_pci(void **state)
 	check_null(d, "link");
 	check_string(get(d, "iommu"), "instance", "dmar0");
 	check_string(get(d, "iommu"), "default_domain_source", "kernel");
+	check_string(get(d, "iommu"), "dma_owner", "unclaimed");
 }
 
 static void groups(void **state)

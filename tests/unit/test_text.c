@@ -24,7 +24,7 @@ static const char report_snapshot[] =
 "+- 0000:00:00.0 PCI Device [8086:1234] Host bridge: Intel Corporation Test Host Bridge (no driver, NUMA node 0)\n"
 "|     ACS: none\n"
 "|     Link: none\n"
-"|     IOMMU: group 0, domain DMA (default DMA) via dmar0\n"
+"|     IOMMU: group 0, domain DMA (default DMA) via dmar0, DMA ownership unclaimed\n"
 "\\- 0000:00:01.0 Root Port [8086:1901] PCI bridge: Intel Corporation Test Root Port (driver pcieport, NUMA node 0)\n"
 "   |  ACSCap: SrcValid+ TransBlk+ ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans+\n"
 "   |  ACSCtl: SrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-\n"

@@ -556,6 +556,7 @@ class Checker:
         self.dma_fq = True
         self.default_mode = None
         self.held = set()
+        self.snap = None
         self.p2p_stats = None
 
     def err(self, where, msg):
@@ -695,6 +696,7 @@ class Checker:
         self.names = snap.names
         self.info(where, rep.get("info"), snap, devices)
         self.report_pairs(where, rep)
+        self.snap = snap
         for bdf in sorted(want & set(by_bdf)):
             self.device(f"{tag} {bdf}", by_bdf[bdf], expected_device(snap, bdf))
         self.groups(tag, rep.get("groups"), snap)
@@ -784,28 +786,17 @@ class Checker:
             self.eq(where, "iommu", io, None if ei is None else "<object>")
         else:
             self.eq(where, "iommu.group", io.get("group"), ei["group"])
-            dd = io.get("default_domain", "<absent>")
-            if d.get("driver") != "vfio-pci":
-                if dd is None:
-                    self.err(where, "iommu.default_domain is null for a device not bound to vfio-pci")
-                self.eq(where, "iommu.default_domain", dd, ei["default_domain"])
-                self.eq(where, "iommu.domain", io.get("domain", "<absent>"), ei["domain"])
-            else:
-                # Owned by VFIO, the attached domain may not be a default
-                # one, and then the default cannot be derived: null is fine.
-                if dd is not None:
-                    self.eq(where, "iommu.default_domain", dd, ei["default_domain"])
-                if ei["group"] in self.held:
-                    self.eq(where, "iommu.domain (group held by VFIO)",
-                            io.get("domain", "<absent>"), "unmanaged")
-                elif io.get("domain") not in DOMAIN_TYPES | {None}:
-                    self.err(where, f"iommu.domain {fmt(io.get('domain'))} not a domain type")
+            # The module reads no domain: the default one is sysfs's own,
+            # the attached one is reported by nobody.
+            self.eq(where, "iommu.default_domain", io.get("default_domain", "<absent>"),
+                    ei["default_domain"])
+            self.eq(where, "iommu.domain", io.get("domain", "<absent>"), None)
             self.eq(where, "iommu.instance", io.get("instance"), ei["instance"])
             src = io.get("default_domain_source", "<absent>")
-            if io.get("default_domain") is None:
-                self.eq(where, "iommu.default_domain_source", src, None)
-            elif src not in ("kernel", "derived"):
-                self.err(where, f"iommu.default_domain_source {fmt(src)} not kernel/derived")
+            self.eq(where, "iommu.default_domain_source", src,
+                    None if io.get("default_domain") is None else "kernel")
+            self.eq(where, "iommu.dma_owner", io.get("dma_owner", "<absent>"),
+                    expected_dma_owner(self.snap, ei["group"], self.held, self.kernel))
 
     def device_caps(self, where, d, e):
         """ATS and Device Control against lspci, BARs against sysfs
@@ -1543,6 +1534,26 @@ ACS_DIR_RUNS = {
     # NIC none: the GPU's translated requests go across, the NIC's do not.
     "dt": {("gpu", "nic"): True, ("nic", "gpu"): False},
 }
+# PCI drivers that manage DMA themselves (driver_managed_dma = true in 6.1:
+# vfio-pci and its variants, pci-stub, the PCIe port driver): binding them
+# claims no DMA ownership of the group.
+DMA_SELF_MANAGED = {"vfio-pci", "mlx5-vfio-pci", "hisi-acc-vfio-pci", "pci-stub", "pcieport"}
+
+
+def expected_dma_owner(snap, gid, held, kernel):
+    """iommu.dma_owner from independent facts: iommu_group_dma_owner_claimed()
+    (v5.19+) counts every bound driver that uses the DMA API and every user
+    that took the group (vfio-hold's container); null before v5.19."""
+    mm = kernel_major_minor(kernel)
+    if mm is None or tuple(int(x) for x in mm.split(".")) < (5, 19):
+        return None
+    if gid in held:
+        return "claimed"
+    for s in snap.sysfs.values():
+        if s.get("iommu_group") == str(gid) and s.get("driver") \
+                and s["driver"] not in DMA_SELF_MANAGED:
+            return "claimed"
+    return "unclaimed"
 
 
 def kernel_major_minor(release):
@@ -2091,7 +2102,10 @@ def synth_report(snap, kernel, default_mode, kconfig=None):
         if e["multifunction"] is None:
             e["multifunction"] = False
         if e["iommu"]:
-            e["iommu"]["default_domain_source"] = "derived"
+            e["iommu"]["default_domain_source"] = \
+                "kernel" if e["iommu"]["default_domain"] is not None else None
+            e["iommu"]["domain"] = None
+            e["iommu"]["dma_owner"] = expected_dma_owner(snap, e["iommu"]["group"], set(), kernel)
         if snap.names is not None:
             e["vendor_name"], e["device_name"] = snap.names[bdf]
         devs.append(e)
@@ -2373,14 +2387,17 @@ def _mutations(change_bdf, vfio_group, d3hot_bdf=None):
         d["acs"]["ctrl"] ^= 1 << 2
         d["acs"]["ctrl_flags"]["ReqRedir"] = not d["acs"]["ctrl_flags"]["ReqRedir"]
 
-    def vfio_domain(rep):
+    def vfio_owner(rep):
         d = _dev(rep, lambda d: d["iommu"] and str(d["iommu"]["group"]) == vfio_group)
-        d["iommu"]["domain"] = d["iommu"]["default_domain"] or "DMA-FQ"
+        d["iommu"]["dma_owner"] = "unclaimed"
 
     def vfio_default(rep):
         d = _dev(rep, lambda d: d["iommu"] and str(d["iommu"]["group"]) == vfio_group)
-        d["iommu"]["default_domain"] = "identity"
-        d["iommu"]["default_domain_source"] = "derived"
+        d["iommu"]["default_domain"] = "identity" if d["iommu"]["default_domain"] != "identity" else "DMA"
+
+    def dma_owner(rep):
+        d = _dev(rep, grouped)
+        d["iommu"]["dma_owner"] = {"claimed": "unclaimed"}.get(d["iommu"]["dma_owner"], "claimed")
 
     def _errpaths(results, **got):
         """errpaths.txt of a correct run (expected, got), with some results
@@ -2467,14 +2484,14 @@ def _mutations(change_bdf, vfio_group, d3hot_bdf=None):
             class_code, driver, upstream, multifunction, multifunction_fn1, pcie_type, numa, group_id,
             default_domain, domain, instance, drop_iommu, group_member, group_drop,
             schema, bool_as_int, acs_raw_only, link_speed, target_speed, lnksta_raw,
-            other_members, domain_source, secondary_bus, bridge, device_name,
+            other_members, domain_source, dma_owner, secondary_bus, bridge, device_name,
             device_count, iommu_strict, iommu_mode, p2p_rules_other_kernel,
             p2p_rules_missing, p2p_json_agreement, p2p_json_modelled_on, power_state,
             power_state_absent, config_unreadable, mps, ats_claimed,
             relaxed_ordering, bars_unknown, mem_bytes_invented]
     out = [(f.__name__, "snap1", f) for f in rep1]
     out.append(("stale_ctrl_after_setpci", "snap2", stale_ctrl))
-    out.append(("vfio_domain_not_unmanaged", "vfio", vfio_domain))
+    out.append(("vfio_group_not_claimed", "vfio", vfio_owner))
     out.append(("vfio_wrong_default", "vfio", vfio_default))
     if d3hot_bdf:
         out.append(("d3hot_reported_as_d0", "d3hot", d3hot_missed))
@@ -2528,9 +2545,9 @@ def selftest(fixture):
             if tag == "vfio":
                 # As pcieaudit reports a group in a VFIO container.
                 for d in rep["devices"]:
-                    if d["iommu"] and str(d["iommu"]["group"]) == facts.get("vfio_group"):
-                        d["iommu"].update(domain="unmanaged", default_domain=None,
-                                          default_domain_source=None)
+                    if d["iommu"] and str(d["iommu"]["group"]) == facts.get("vfio_group") \
+                            and d["iommu"]["dma_owner"] is not None:
+                        d["iommu"]["dma_owner"] = "claimed"
             with open(snap.report_path, "w", encoding="utf-8") as f:
                 json.dump(rep, f, indent=1)
             with open(os.path.join(good, tag, "report.rc"), "w", encoding="utf-8") as f:

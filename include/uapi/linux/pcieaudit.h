@@ -158,6 +158,19 @@ enum pcieaudit_source {
 };
 
 /**
+ * enum pcieaudit_dma_owner - PCIEAUDIT_A_IOMMU_DMA_OWNER values, from
+ *	iommu_group_dma_owner_claimed()
+ * @PCIEAUDIT_DMA_OWNER_UNCLAIMED: no driver using the DMA API is bound in
+ *	the group and no user (VFIO, iommufd) has claimed it.
+ * @PCIEAUDIT_DMA_OWNER_CLAIMED: a kernel driver using the DMA API is bound
+ *	to a member, or a user such as VFIO or iommufd owns the group.
+ */
+enum pcieaudit_dma_owner {
+	PCIEAUDIT_DMA_OWNER_UNCLAIMED = 1,
+	PCIEAUDIT_DMA_OWNER_CLAIMED,
+};
+
+/**
  * enum pcieaudit_dev_flag - PCIEAUDIT_A_DEV_FLAGS bits
  * @PCIEAUDIT_DEV_F_PCIE: has a PCI Express capability.
  * @PCIEAUDIT_DEV_F_MULTIFUNCTION: part of a multifunction device.
@@ -204,13 +217,14 @@ enum pcieaudit_power_state {
  * @PCIEAUDIT_A_INFO_FEATURES: u32, enum pcieaudit_feature bits.
  * @PCIEAUDIT_A_INFO_IOMMU_DEF_MODE: u32, enum pcieaudit_iommu_mode, from
  *	iommu_default_passthrough(); absent without an IOMMU.
- * @PCIEAUDIT_A_INFO_IOMMU_STRICT: u32, enum pcieaudit_iommu_strict. The
- *	kernel does not export it; it is derived from the type of translated
- *	default domains in use (DMA-FQ means lazy, DMA strict).
+ * @PCIEAUDIT_A_INFO_IOMMU_STRICT: u32, enum pcieaudit_iommu_strict. No
+ *	longer sent: the kernel does not export it, and deriving it meant
+ *	dereferencing attached domains. The default domains' types in
+ *	/sys/kernel/iommu_groups/N/type show it (DMA-FQ lazy, DMA strict).
  * @PCIEAUDIT_A_INFO_DEVICE_COUNT: u32, PCI functions present.
  * @PCIEAUDIT_A_INFO_GROUP_COUNT: u32, IOMMU groups holding PCI functions.
  * @PCIEAUDIT_A_INFO_IOMMU_STRICT_SOURCE: u32, enum pcieaudit_source of
- *	PCIEAUDIT_A_INFO_IOMMU_STRICT.
+ *	PCIEAUDIT_A_INFO_IOMMU_STRICT. No longer sent.
  * @PCIEAUDIT_A_INFO_P2P_RULES: string, the kernel whose P2P DMA rules
  *	pcieaudit's own analysis (PCIEAUDIT_A_PAIR_MAP and the rest) models:
  *	"Linux X.Y", the release the module was built for, followed by
@@ -295,15 +309,18 @@ enum pcieaudit_link_attr {
  * @PCIEAUDIT_A_IOMMU_GROUP: u32, iommu_group_id(), as in
  *	/sys/kernel/iommu_groups/N.
  * @PCIEAUDIT_A_IOMMU_DOMAIN: u32, enum pcieaudit_domain_type of the domain
- *	attached now (iommu_get_domain_for_dev()); absent when none is.
+ *	attached now. No longer sent: an attached domain is not refcounted
+ *	and a module that is not the device's driver may not dereference it.
  * @PCIEAUDIT_A_IOMMU_DEF_DOMAIN: u32, enum pcieaudit_domain_type of the
- *	group's default domain; absent when it cannot be determined.
- * @PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE: u32, enum pcieaudit_source. The
- *	default domain is private to the IOMMU core; it is derived from the
- *	attached domain when that is a DMA-API or identity domain, which only
- *	default domains are.
- * @PCIEAUDIT_A_IOMMU_INSTANCE: string, the IOMMU device serving the function
- *	(as /sys/class/iommu/NAME), where the kernel records one.
+ *	group's default domain. No longer sent: the kernel's own ABI for it
+ *	is /sys/kernel/iommu_groups/N/type.
+ * @PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE: u32, enum pcieaudit_source of
+ *	PCIEAUDIT_A_IOMMU_DEF_DOMAIN. No longer sent.
+ * @PCIEAUDIT_A_IOMMU_INSTANCE: string, the IOMMU device serving the
+ *	function. No longer sent: it was private IOMMU core state; the
+ *	function's sysfs link "iommu" names it.
+ * @PCIEAUDIT_A_IOMMU_DMA_OWNER: u32, enum pcieaudit_dma_owner; absent
+ *	where the kernel cannot say (before v5.19).
  */
 enum pcieaudit_iommu_attr {
 	PCIEAUDIT_A_IOMMU_GROUP = 1,
@@ -311,6 +328,7 @@ enum pcieaudit_iommu_attr {
 	PCIEAUDIT_A_IOMMU_DEF_DOMAIN,
 	PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE,
 	PCIEAUDIT_A_IOMMU_INSTANCE,
+	PCIEAUDIT_A_IOMMU_DMA_OWNER,
 
 	__PCIEAUDIT_A_IOMMU_MAX,
 	PCIEAUDIT_A_IOMMU_MAX = __PCIEAUDIT_A_IOMMU_MAX - 1
