@@ -1466,28 +1466,6 @@ class Checker:
             self.count("expectation")
 
 
-# PCI drivers that manage DMA themselves (driver_managed_dma = true in 6.1:
-# vfio-pci and its variants, pci-stub, the PCIe port driver): binding them
-# claims no DMA ownership of the group.
-DMA_SELF_MANAGED = {"vfio-pci", "mlx5-vfio-pci", "hisi-acc-vfio-pci", "pci-stub", "pcieport"}
-
-
-def expected_dma_owner(snap, gid, held, kernel):
-    """iommu.dma_owner from independent facts: iommu_group_dma_owner_claimed()
-    (v5.19+) counts every bound driver that uses the DMA API and every user
-    that took the group (vfio-hold's container); null before v5.19."""
-    mm = kernel_major_minor(kernel)
-    if mm is None or tuple(int(x) for x in mm.split(".")) < (5, 19):
-        return None
-    if gid in held:
-        return "claimed"
-    for s in snap.sysfs.values():
-        if s.get("iommu_group") == str(gid) and s.get("driver") \
-                and s["driver"] not in DMA_SELF_MANAGED:
-            return "claimed"
-    return "unclaimed"
-
-
 # ---------------------------------------------------------------------------
 # Direction-aware ACS, by the PCIe Base Specification 6.0, §6.12
 # ---------------------------------------------------------------------------
@@ -1556,6 +1534,26 @@ ACS_DIR_RUNS = {
     # NIC none: the GPU's translated requests go across, the NIC's do not.
     "dt": {("gpu", "nic"): True, ("nic", "gpu"): False},
 }
+# PCI drivers that manage DMA themselves (driver_managed_dma = true in 6.1:
+# vfio-pci and its variants, pci-stub, the PCIe port driver): binding them
+# claims no DMA ownership of the group.
+DMA_SELF_MANAGED = {"vfio-pci", "mlx5-vfio-pci", "hisi-acc-vfio-pci", "pci-stub", "pcieport"}
+
+
+def expected_dma_owner(snap, gid, held, kernel):
+    """iommu.dma_owner from independent facts: iommu_group_dma_owner_claimed()
+    (v5.19+) counts every bound driver that uses the DMA API and every user
+    that took the group (vfio-hold's container); null before v5.19."""
+    mm = kernel_major_minor(kernel)
+    if mm is None or tuple(int(x) for x in mm.split(".")) < (5, 19):
+        return None
+    if gid in held:
+        return "claimed"
+    for s in snap.sysfs.values():
+        if s.get("iommu_group") == str(gid) and s.get("driver") \
+                and s["driver"] not in DMA_SELF_MANAGED:
+            return "claimed"
+    return "unclaimed"
 
 
 def kernel_major_minor(release):
