@@ -1,5 +1,7 @@
 # shellcheck shell=bash disable=SC2034,SC2054
 # Sourced by run-topology.sh. The demo machine; also run as a test.
+# It boots the ACS direction test too: slow under load.
+TOPO_TIMEOUT=420
 TOPO_DESC="demo: 4 GPU stand-ins behind a switch, NIC and NVMe on their own root ports, VT-d"
 # pa_acs_dir: the guest writes NVIDIA rdma_topo's ACS settings into the
 # GPU's and the NIC's root ports and records each direction's verdict for the
