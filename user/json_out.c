@@ -9,6 +9,7 @@
 
 #include "abi_names.h"
 #include "acs.h"
+#include "aer_json.h"
 #include "bdf.h"
 #include "link.h"
 #include "p2p_path.h"
@@ -182,6 +183,7 @@ static json_object *device_object(const struct pa_device *dev)
 	add(obj, "acs", dev->has_acs ? acs_object(&dev->acs) : NULL);
 	add(obj, "link", dev->has_link ? link_object(&dev->link) : NULL);
 	add(obj, "iommu", dev->has_iommu ? iommu_object(&dev->iommu) : NULL);
+	add(obj, "aer", pa_aer_json(&dev->aer));
 	return obj;
 }
 

@@ -59,6 +59,7 @@ struct options {
 	const char *profiles;
 	const char *format;
 	const char *output;
+	const char *previous;		/* check --previous */
 	bool no_color;
 	bool rules;
 };
@@ -124,6 +125,8 @@ static const struct command commands[] = {
 	  "                   textfile), nfd (a Node Feature Discovery features.d file)\n"
 	  "  --json           the same as --format json\n"
 	  "  --output FILE    write FILE atomically instead of standard output\n"
+	  "  --previous FILE  an earlier report --json of this host: rules over\n"
+	  "                   time (baseline.aer-rising) compare against it\n"
 	  "  --no-color       no colour (also NO_COLOR=1; off when not a terminal)\n"
 	  "  --rules          list the rules and exit\n\n"
 	  "Exit status: 0 clean (info findings allowed), 1 a failure, 8 warnings\n"
@@ -500,9 +503,10 @@ static int cmd_check(const struct options *opts)
 		.input = opts->input, .sysfs = opts->sysfs,
 		.pairs = true, .host = true,
 	};
+	const struct pa_load lp = { .input = opts->previous };
+	struct pa_report rep, prev = { 0 };
 	struct pa_load_error e;
 	struct pa_policy pol;
-	struct pa_report rep;
 	struct pa_check c;
 	int rc;
 
@@ -512,12 +516,17 @@ static int cmd_check(const struct options *opts)
 	rc = opts->policy ? read_policy(opts->policy, &pol) : PA_EXIT_OK;
 	if (rc == PA_EXIT_OK)
 		rc = select_profiles(opts->profiles, &pol);
-	if (rc == PA_EXIT_OK && pa_load_report(&l, &rep, &e))
+	if (rc == PA_EXIT_OK && opts->previous && pa_load_report(&lp, &prev, &e))
 		rc = load_failed(&e);
+	if (rc == PA_EXIT_OK && pa_load_report(&l, &rep, &e)) {
+		rc = load_failed(&e);
+		pa_report_clear(&prev);
+	}
 	if (rc != PA_EXIT_OK) {
 		pa_policy_clear(&pol);
 		return rc;
 	}
+	rep.previous = opts->previous ? &prev : NULL;
 	rc = pa_check_run(&rep, &pol, &c);
 	if (rc)
 		rc = fail(rc, &(struct pa_errinfo){ .op = "check" });
@@ -527,6 +536,7 @@ static int cmd_check(const struct options *opts)
 		rc = pa_check_exit_code(&c);
 	pa_check_clear(&c);
 	pa_report_clear(&rep);
+	pa_report_clear(&prev);
 	pa_policy_clear(&pol);
 	return rc;
 }
@@ -597,6 +607,7 @@ static const struct {
 	{ "--input", OPT_SOURCE, offsetof(struct options, input) },
 	{ "--sysfs", OPT_SOURCE, offsetof(struct options, sysfs) },
 	{ "--policy", OPT_CHECK, offsetof(struct options, policy) },
+	{ "--previous", OPT_CHECK, offsetof(struct options, previous) },
 	{ "--profile", OPT_CHECK, offsetof(struct options, profiles) },
 	{ "--format", OPT_CHECK, offsetof(struct options, format) },
 	{ "--output", OPT_CHECK, offsetof(struct options, output) },

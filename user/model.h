@@ -45,6 +45,24 @@ struct pa_iommu {
 	char *instance;			/* NULL when not recorded */
 };
 
+/* Whether a device's AER counters were read (aer.h); NOT_READ for sources
+ * that do not look (older snapshots) and for conventional PCI. */
+enum pa_aer_state {
+	PA_AER_NOT_READ = 0,
+	PA_AER_KNOWN,
+	PA_AER_UNKNOWN,		/* reason says why */
+};
+
+/* AER error counters since boot, from sysfs: totals of each severity and,
+ * for root ports, the totals of the messages they received. */
+struct pa_aer {
+	uint32_t state;			/* enum pa_aer_state */
+	char reason[96];		/* PA_AER_UNKNOWN: why */
+	uint64_t cor, nonfatal, fatal;
+	bool has_rootport;
+	uint64_t rp_cor, rp_nonfatal, rp_fatal;
+};
+
 struct pa_device {
 	struct pa_addr addr;
 	uint16_t vendor;
@@ -77,6 +95,8 @@ struct pa_device {
 	 * are then unknown, not absent, though has_acs and has_link are
 	 * false. Older modules and snapshots never set it. */
 	bool config_unreadable;
+	/* From sysfs, never from the module. */
+	struct pa_aer aer;
 
 	/* From pci.ids, not from the kernel; NULL when unknown. */
 	char *vendor_name;
@@ -189,6 +209,9 @@ struct pa_report {
 	/* Set for reports meant for check: report --json and check itself. */
 	bool has_host;
 	struct pa_host host;
+	/* An earlier report of the same host, for rules over time (check
+	 * --previous); not owned, NULL when none. */
+	const struct pa_report *previous;
 };
 
 bool pa_addr_eq(const struct pa_addr *a, const struct pa_addr *b);

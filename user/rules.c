@@ -84,6 +84,9 @@ const struct pa_rule pa_rules[PA_NRULES] = {
 	[PA_BL_ACS_PARAM_EFFECT] = { "baseline.acs-param-effect", BL, PA_SEV_FAIL,
 		"pci=disable_acs_redir= or pci=config_acs= did not set a device's ACS control as asked",
 		"6.11 to 6.14 kernels without commit 9cf8a952d57b copy the bits these parameters clear from the firmware and misparse a config_acs naming several devices; config_acs does not exist before 6.11; a malformed entry stops the kernel's parsing; setpci can rewrite ACS after boot" },
+	[PA_BL_AER_RISING] = { "baseline.aer-rising", BL, PA_SEV_WARN,
+		"a device's correctable AER errors rose since an earlier report of the host (check --previous)",
+		"the link recovers from these errors by replaying packets, which costs bandwidth; a count that keeps rising points to a marginal slot, riser, cable or card before it fails" },
 };
 
 static const char *const profiles[PA_NPROFILES] = {

@@ -11,6 +11,7 @@
 
 #include "abi_names.h"
 #include "acs.h"
+#include "aer_json.h"
 #include "bdf.h"
 #include "json_out.h"
 
@@ -482,6 +483,19 @@ static int parse_power(struct ctx *c, json_object *obj, const char *path,
 	return err;
 }
 
+/* Newer than the first snapshots: absent reads as not read. */
+static int parse_aer(struct ctx *c, json_object *obj, const char *path,
+		     struct pa_device *d)
+{
+	const char *problem = "";
+	json_object *v = NULL;
+
+	json_object_object_get_ex(obj, "aer", &v);
+	if (pa_aer_json_parse(v, &d->aer, &problem))
+		return bad(c, path, "%s", problem);
+	return 0;
+}
+
 static int parse_device(struct ctx *c, json_object *obj, const char *path,
 			struct pa_device *d)
 {
@@ -509,6 +523,8 @@ static int parse_device(struct ctx *c, json_object *obj, const char *path,
 		err = parse_link(c, obj, path, d);
 	if (!err)
 		err = parse_iommu(c, obj, path, d);
+	if (!err)
+		err = parse_aer(c, obj, path, d);
 	return err;
 }
 

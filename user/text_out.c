@@ -10,6 +10,7 @@
 
 #include "abi_names.h"
 #include "acs.h"
+#include "aer.h"
 #include "bdf.h"
 #include "link.h"
 
@@ -186,6 +187,16 @@ static void print_iommu(FILE *f, const char *indent, const struct pa_device *dev
 	fputc('\n', f);
 }
 
+static void print_aer(FILE *f, const char *indent, const struct pa_device *dev)
+{
+	char buf[256];
+
+	if (dev->aer.state == PA_AER_NOT_READ)
+		return;
+	pa_aer_format(&dev->aer, buf, sizeof(buf));
+	fprintf(f, "%sAER: %s\n", indent, buf);
+}
+
 static void print_details(FILE *f, const char *indent,
 			  const struct pa_device *dev)
 {
@@ -194,6 +205,7 @@ static void print_details(FILE *f, const char *indent,
 	print_acs(f, indent, dev);
 	pa_text_link(f, indent, dev, NULL);
 	print_iommu(f, indent, dev);
+	print_aer(f, indent, dev);
 }
 
 struct tree {
