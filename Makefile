@@ -16,7 +16,7 @@ DEB_DEPS := build-essential pkg-config libnl-genl-3-dev libnl-3-dev libpci-dev \
 	bc bison flex libelf-dev libssl-dev xz-utils dkms libyaml-dev prometheus \
 	linux-headers-cloud-amd64 linux-headers-rt-amd64 debhelper dh-dkms lintian \
 	python3-yaml clang libclang-rt-14-dev dwarves curl valgrind debootstrap zstd \
-	libcap2-bin
+	libcap2-bin libmicrohttpd-dev
 
 .PHONY: all module cli deps check unit vm-test style sparse demo install \
 	module-install dkms-source dkms-install dkms-test deb-test doc-test clean \
@@ -116,6 +116,13 @@ COMPAT_KERNELS ?= 5.10 6.12 7.3
 dkms-test: deps
 	@tests/dkms.sh
 
+# The Prometheus exporter on the H200 guest fixture: 4 concurrent scrapers
+# and malformed HTTP requests; promtool checks every body, sysfs's link
+# attributes are the oracle for the link gauges.
+.PHONY: exporter-test
+exporter-test: deps cli
+	@python3 tests/exporter/exporter-test.py
+
 deb-test: deps
 	@tests/deb.sh
 
@@ -127,7 +134,7 @@ doc-test: deps
 prebuild: deps
 	@tests/kernels/prebuild.sh minimal debug
 
-check: deps prebuild unit valgrind security-test fuzz-smoke style doc-test compat-test dkms-test deb-test vm-test stress-short nlfuzz
+check: deps prebuild unit valgrind security-test fuzz-smoke style doc-test compat-test dkms-test deb-test exporter-test vm-test stress-short nlfuzz
 	@echo "make check: all tests passed"
 
 demo: deps

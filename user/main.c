@@ -18,9 +18,11 @@
 #include "check_out.h"
 #include "errors.h"
 #include "exitcodes.h"
+#include "exporter.h"
 #include "fetch.h"
 #include "fileio.h"
 #include "json_out.h"
+#include "listen_addr.h"
 #include "load.h"
 #include "nl.h"
 #include "p2p_text.h"
@@ -60,6 +62,7 @@ struct options {
 	const char *format;
 	const char *output;
 	const char *previous;		/* check --previous */
+	const char *listen;		/* exporter --listen */
 	bool no_color;
 	bool rules;
 };
@@ -68,6 +71,7 @@ struct options {
 #define OPT_ALL		(1u << 0)	/* --all */
 #define OPT_SOURCE	(1u << 1)	/* --input, --sysfs */
 #define OPT_CHECK	(1u << 2)	/* --policy, --profile, --format, ... */
+#define OPT_LISTEN	(1u << 3)	/* --listen */
 
 struct command {
 	const char *name;
@@ -84,6 +88,7 @@ static int cmd_info(const struct options *opts);
 static int cmd_p2p(const struct options *opts);
 static int cmd_topo(const struct options *opts);
 static int cmd_check(const struct options *opts);
+static int cmd_exporter(const struct options *opts);
 
 static const struct command commands[] = {
 	{ "report", cmd_report, "[--json] [BDF]",
@@ -131,6 +136,16 @@ static const struct command commands[] = {
 	  "  --rules          list the rules and exit\n\n"
 	  "Exit status: 0 clean (info findings allowed), 1 a failure, 8 warnings\n"
 	  "only, 9 a bad policy or snapshot; 2-7 as for the other commands.\n" },
+	{ "exporter", cmd_exporter, "[--listen ADDR:PORT]",
+	  "Prometheus /metrics: links, AER counters, check findings", 0, 0,
+	  OPT_SOURCE | OPT_LISTEN,
+	  "Serves http://ADDR:PORT/metrics until SIGINT or SIGTERM. Each scrape\n"
+	  "reads the module afresh and runs check's profiles (default policy).\n"
+	  "If the module is unloaded, scrapes answer pcieaudit_up 0.\n\n"
+	  "  --listen ADDR:PORT  numeric IPv4, [IPv6] or localhost (default\n"
+	  "                      " PA_LISTEN_DEFAULT ": loopback only)\n"
+	  "  --input FILE        serve a snapshot (report --json) instead\n"
+	  "  --sysfs DIR         without the module: sysfs and configuration space\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -143,7 +158,7 @@ static void print_usage(FILE *f)
 		"as the pcieaudit kernel module reports them.\n\nCommands:\n",
 		PA_PROG, PA_PROG);
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-6s %-26s %s\n", commands[i].name,
+		fprintf(f, "  %-8s %-26s %s\n", commands[i].name,
 			commands[i].args, commands[i].help);
 	fprintf(f, "\nOptions:\n"
 		"  --json         print JSON (schema_version %d) instead of text\n"
@@ -541,6 +556,15 @@ static int cmd_check(const struct options *opts)
 	return rc;
 }
 
+static int cmd_exporter(const struct options *opts)
+{
+	const struct pa_exporter_opts o = {
+		.listen = opts->listen, .input = opts->input, .sysfs = opts->sysfs,
+	};
+
+	return pa_exporter_run(&o);
+}
+
 static bool is_help(const char *arg)
 {
 	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
@@ -611,6 +635,7 @@ static const struct {
 	{ "--profile", OPT_CHECK, offsetof(struct options, profiles) },
 	{ "--format", OPT_CHECK, offsetof(struct options, format) },
 	{ "--output", OPT_CHECK, offsetof(struct options, output) },
+	{ "--listen", OPT_LISTEN, offsetof(struct options, listen) },
 };
 
 #define NVALUE_OPTIONS (sizeof(value_options) / sizeof(value_options[0]))
