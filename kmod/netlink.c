@@ -14,6 +14,7 @@
 
 #include "dev_facts.h"
 #include "iommu_facts.h"
+#include "monitor.h"
 #include "p2p_path.h"
 #include "netlink.h"
 #include "netlink_internal.h"
@@ -214,7 +215,7 @@ static int put_dev_attrs(struct sk_buff *skb, struct pci_dev *pdev,
 		return -EMSGSIZE;
 	if (f->iommu.in_group && put_iommu(skb, &f->iommu))
 		return -EMSGSIZE;
-	return 0;
+	return pcieaudit_monitor_put_history(skb, pdev);
 }
 
 /* One DEV_GET message; @cb is set for dumps, to flag inconsistent ones. */
@@ -629,6 +630,8 @@ struct genl_family pcieaudit_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = pcieaudit_ops,
 	.n_ops = ARRAY_SIZE(pcieaudit_ops),
+	.mcgrps = pcieaudit_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(pcieaudit_mcgrps),
 	/* Handlers take their own locks; no need to serialise on genl_mutex. */
 	.parallel_ops = true,
 };

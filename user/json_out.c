@@ -12,6 +12,7 @@
 #include "aer_json.h"
 #include "bdf.h"
 #include "link.h"
+#include "link_history.h"
 #include "p2p_path.h"
 #include "topo.h"
 
@@ -184,6 +185,8 @@ static json_object *device_object(const struct pa_device *dev)
 	add(obj, "link", dev->has_link ? link_object(&dev->link) : NULL);
 	add(obj, "iommu", dev->has_iommu ? iommu_object(&dev->iommu) : NULL);
 	add(obj, "aer", pa_aer_json(&dev->aer));
+	add(obj, "link_history",
+	    dev->has_history ? pa_history_json(&dev->history) : NULL);
 	return obj;
 }
 

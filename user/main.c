@@ -24,6 +24,7 @@
 #include "json_out.h"
 #include "listen_addr.h"
 #include "load.h"
+#include "monitor.h"
 #include "nl.h"
 #include "p2p_text.h"
 #include "pcinames.h"
@@ -89,6 +90,7 @@ static int cmd_p2p(const struct options *opts);
 static int cmd_topo(const struct options *opts);
 static int cmd_check(const struct options *opts);
 static int cmd_exporter(const struct options *opts);
+static int cmd_monitor(const struct options *opts);
 
 static const struct command commands[] = {
 	{ "report", cmd_report, "[--json] [BDF]",
@@ -136,6 +138,13 @@ static const struct command commands[] = {
 	  "  --rules          list the rules and exit\n\n"
 	  "Exit status: 0 clean (info findings allowed), 1 a failure, 8 warnings\n"
 	  "only, 9 a bad policy or snapshot; 2-7 as for the other commands.\n" },
+	{ "monitor", cmd_monitor, "[--json]",
+	  "follow link, ACS and hot-plug events as they happen", 0, 0, 0,
+	  "One timestamped line per event (JSON lines with --json): a function\n"
+	  "added or removed, a link's speed, width, DLLLA, LBMS or LABS changed,\n"
+	  "ACS control changed; each names its source (bus-notifier, sampler).\n"
+	  "Lost events print a 'resync' line. Ends on SIGINT or SIGTERM (exit 0)\n"
+	  "or when the module is unloaded (exit 4).\n" },
 	{ "exporter", cmd_exporter, "[--listen ADDR:PORT]",
 	  "Prometheus /metrics: links, AER counters, check findings", 0, 0,
 	  OPT_SOURCE | OPT_LISTEN,
@@ -554,6 +563,11 @@ static int cmd_check(const struct options *opts)
 	pa_report_clear(&prev);
 	pa_policy_clear(&pol);
 	return rc;
+}
+
+static int cmd_monitor(const struct options *opts)
+{
+	return pa_monitor_run(opts->json);
 }
 
 static int cmd_exporter(const struct options *opts)

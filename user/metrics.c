@@ -98,6 +98,50 @@ static void active(FILE *f, const char *name, const char *bdf,
 		!!(d->link.lnksta & PCI_EXP_LNKSTA_DLLLA));
 }
 
+static void transitions(FILE *f, const char *name, const char *bdf,
+			const struct pa_device *d)
+{
+	if (d->has_history)
+		fprintf(f, "%s{bdf=\"%s\"} %" PRIu64 "\n", name, bdf,
+			d->history.transitions);
+}
+
+static void below(FILE *f, const char *name, const char *bdf,
+		  const struct pa_device *d)
+{
+	if (d->has_history)
+		fprintf(f, "%s{bdf=\"%s\"} %.3f\n", name, bdf,
+			(double)d->history.below_ns / 1e9);
+}
+
+static void slowest(FILE *f, const char *name, const char *bdf,
+		    const struct pa_device *d)
+{
+	double gts;
+
+	if (!d->has_history || !d->history.has_min)
+		return;
+	gts = pa_link_speed_gts(d->history.min_speed);
+	if (gts > 0)
+		fprintf(f, "%s{bdf=\"%s\"} %g\n", name, bdf, gts);
+}
+
+static void narrowest(FILE *f, const char *name, const char *bdf,
+		      const struct pa_device *d)
+{
+	if (d->has_history && d->history.has_min)
+		fprintf(f, "%s{bdf=\"%s\"} %u\n", name, bdf,
+			d->history.min_width);
+}
+
+static void last_change(FILE *f, const char *name, const char *bdf,
+			const struct pa_device *d)
+{
+	if (d->has_history && d->history.last_change_ns)
+		fprintf(f, "%s{bdf=\"%s\"} %.3f\n", name, bdf,
+			(double)d->history.last_change_ns / 1e9);
+}
+
 static void aer_cor(FILE *f, const char *name, const char *bdf,
 		    const struct pa_device *d)
 {
@@ -158,6 +202,21 @@ static const struct {
 	{ "pcieaudit_link_active", "gauge",
 	  "Data Link Layer Link Active (LnkSta), where LnkCap says it is reported.",
 	  active },
+	{ "pcieaudit_link_transitions_total", "counter",
+	  "Link speed, width or DLLLA changes the module sampled since it began tracking the function.",
+	  transitions },
+	{ "pcieaudit_link_below_capability_seconds_total", "counter",
+	  "Time the link was up below what both its ends support, since tracking began.",
+	  below },
+	{ "pcieaudit_link_slowest_speed_gts", "gauge",
+	  "The slowest speed the link was sampled at while up, since tracking began.",
+	  slowest },
+	{ "pcieaudit_link_narrowest_width", "gauge",
+	  "The narrowest width the link was sampled at while up, since tracking began.",
+	  narrowest },
+	{ "pcieaudit_link_last_change_timestamp_seconds", "gauge",
+	  "When the module last sampled a link transition (Unix time).",
+	  last_change },
 	{ "pcieaudit_aer_correctable_errors_total", "counter",
 	  "Correctable AER errors since boot (sysfs aer_dev_correctable).", aer_cor },
 	{ "pcieaudit_aer_nonfatal_errors_total", "counter",

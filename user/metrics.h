@@ -17,6 +17,9 @@
  *   pcieaudit_link_speed_gts, pcieaudit_link_width,
  *   pcieaudit_link_max_speed_gts, pcieaudit_link_max_width  (gauges)
  *   pcieaudit_link_active        DLLLA where LnkCap says it is reported
+ *   pcieaudit_link_transitions_total, ..._below_capability_seconds_total,
+ *   pcieaudit_link_slowest_speed_gts, pcieaudit_link_narrowest_width,
+ *   pcieaudit_link_last_change_timestamp_seconds  (the module's history)
  *   pcieaudit_aer_correctable_errors_total, ..._nonfatal_..., ..._fatal_...
  *   pcieaudit_aer_rootport_errors_total{bdf,severity}  (counters)
  *   pcieaudit_aer_unknown{bdf,reason}  1 where the counters are unknown

@@ -63,6 +63,19 @@ struct pa_aer {
 	uint64_t rp_cor, rp_nonfatal, rp_fatal;
 };
 
+/* What the module's sampler saw of a link since it began tracking the
+ * function, PCIEAUDIT_A_HIST_*; times are CLOCK_REALTIME ns. */
+struct pa_link_history {
+	uint64_t since_ns;
+	uint64_t transitions;
+	uint64_t below_ns;		/* up below what both ends support */
+	uint64_t last_change_ns;	/* 0: no transition */
+	bool has_min;			/* the link was seen up */
+	uint8_t min_speed;		/* LnkSta speed encoding */
+	uint8_t min_width;
+	uint32_t interval_ms;
+};
+
 struct pa_device {
 	struct pa_addr addr;
 	uint16_t vendor;
@@ -97,6 +110,9 @@ struct pa_device {
 	bool config_unreadable;
 	/* From sysfs, never from the module. */
 	struct pa_aer aer;
+	/* From the module's sampler; older modules and sysfs have none. */
+	bool has_history;
+	struct pa_link_history history;
 
 	/* From pci.ids, not from the kernel; NULL when unknown. */
 	char *vendor_name;

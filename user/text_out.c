@@ -13,6 +13,7 @@
 #include "aer.h"
 #include "bdf.h"
 #include "link.h"
+#include "link_history.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NONE SIZE_MAX
@@ -197,6 +198,17 @@ static void print_aer(FILE *f, const char *indent, const struct pa_device *dev)
 	fprintf(f, "%sAER: %s\n", indent, buf);
 }
 
+static void print_history(FILE *f, const char *indent,
+			  const struct pa_device *dev)
+{
+	char buf[256];
+
+	if (!dev->has_history)
+		return;
+	pa_history_format(&dev->history, buf, sizeof(buf));
+	fprintf(f, "%sLink history: %s\n", indent, buf);
+}
+
 static void print_details(FILE *f, const char *indent,
 			  const struct pa_device *dev)
 {
@@ -206,6 +218,7 @@ static void print_details(FILE *f, const char *indent,
 	pa_text_link(f, indent, dev, NULL);
 	print_iommu(f, indent, dev);
 	print_aer(f, indent, dev);
+	print_history(f, indent, dev);
 }
 
 struct tree {

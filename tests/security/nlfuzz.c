@@ -775,7 +775,7 @@ static void failure(unsigned long idx, const uint8_t *req, size_t len,
 
 /* ---- reply decoding by the UAPI layout ---------------------------------- */
 
-enum kind { K_NONE, K_U8, K_U16, K_U32, K_S32, K_STR, K_NEST, K_FLAG };
+enum kind { K_NONE, K_U8, K_U16, K_U32, K_S32, K_STR, K_NEST, K_FLAG, K_U64 };
 
 struct field {
 	uint8_t kind;
@@ -825,6 +825,22 @@ static const struct field iommu_f[] = {
 static const struct schema iommu_s = {
 	"iommu", PCIEAUDIT_A_IOMMU_MAX, iommu_f, REQ(1), false,
 };
+/* A pad (PCIEAUDIT_A_HIST_PAD) has no payload, as a flag. */
+static const struct field hist_f[] = {
+	[PCIEAUDIT_A_HIST_SINCE_NS] = { K_U64 },
+	[PCIEAUDIT_A_HIST_TRANSITIONS] = { K_U64 },
+	[PCIEAUDIT_A_HIST_BELOW_NS] = { K_U64 },
+	[PCIEAUDIT_A_HIST_MIN_SPEED] = { K_U8 },
+	[PCIEAUDIT_A_HIST_MIN_WIDTH] = { K_U8 },
+	[PCIEAUDIT_A_HIST_LAST_CHANGE_NS] = { K_U64 },
+	[PCIEAUDIT_A_HIST_INTERVAL_MS] = { K_U32 },
+	[PCIEAUDIT_A_HIST_PAD] = { K_FLAG, 0, true },
+};
+static const struct schema hist_s = {
+	"link history", PCIEAUDIT_A_HIST_MAX, hist_f,
+	REQ(PCIEAUDIT_A_HIST_SINCE_NS) | REQ(PCIEAUDIT_A_HIST_TRANSITIONS) |
+	REQ(PCIEAUDIT_A_HIST_BELOW_NS) | REQ(PCIEAUDIT_A_HIST_INTERVAL_MS), false,
+};
 static const struct field dev_f[] = {
 	[PCIEAUDIT_A_DEV_ADDR] = { K_NEST, 0, false, &addr_s },
 	[PCIEAUDIT_A_DEV_NAME] = { K_STR },
@@ -846,6 +862,7 @@ static const struct field dev_f[] = {
 	[PCIEAUDIT_A_DEV_SECONDARY_BUS] = { K_U8 },
 	[PCIEAUDIT_A_DEV_POWER_STATE] = { K_U32, PCIEAUDIT_POWER_D3HOT },
 	[PCIEAUDIT_A_DEV_CONFIG_UNREADABLE] = { K_FLAG },
+	[PCIEAUDIT_A_DEV_LINK_HISTORY] = { K_NEST, 0, false, &hist_s },
 };
 static const struct schema dev_s = {
 	"dev", PCIEAUDIT_A_DEV_MAX, dev_f,
@@ -918,6 +935,7 @@ struct facts {
 
 static const uint8_t kind_len[] = {
 	[K_U8] = 1, [K_U16] = 2, [K_U32] = 4, [K_S32] = 4, [K_FLAG] = 0,
+	[K_U64] = 8,
 };
 
 /* The values of a decoded PCIEAUDIT_A_ADDR_* table. */
@@ -1007,6 +1025,9 @@ static const char *decode(const struct schema *s, const uint8_t *b, size_t len,
 					 s->name, type, dlen);
 				return why;
 			}
+			/* 64-bit values are counters and times: length only. */
+			if (f->kind == K_U64)
+				break;
 			memcpy(&v, data, dlen);
 			if (f->max && (v < 1 || v > f->max)) {
 				snprintf(why, sizeof(why), "%s: attribute %u value %u out of range",

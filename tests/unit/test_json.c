@@ -174,7 +174,7 @@ static void device_keys(void **state)
 		"virtfn", "physfn", "bridge", "disconnected", "pf",
 		"secondary_bus", "upstream", "numa_node", "driver",
 		"power_state", "config_readable", "acs", "link", "iommu",
-		"aer",
+		"aer", "link_history",
 	};
 
 	for (size_t i = 0; i < 4; i++)

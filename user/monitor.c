@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The multicast side of the netlink conversation: nl.c does requests,
+ * this file listens. Besides the module's "monitor" group it joins
+ * nlctrl's "notify" group, which says when the family goes away (rmmod).
+ */
+#include "monitor.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/signalfd.h>
+#include <linux/genetlink.h>
+#include <linux/pcieaudit.h>
+#include <netlink/netlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+
+#include "errors.h"
+#include "exitcodes.h"
+#include "monitor_event.h"
+#include "nl.h"
+
+/* Big enough for bursts of hot-plug events; ENOBUFS beyond. */
+#define RCVBUF (1 << 20)
+
+struct listener {
+	bool json;
+	int family;
+	uint64_t next_seq;	/* 0: none seen yet */
+	bool unloaded;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* nlctrl's CTRL_CMD_DELFAMILY for our family: the module is gone. */
+static bool family_removed(struct nl_msg *msg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct genlmsghdr *gh = nlmsg_data(nlh);
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+
+	if (gh->cmd != CTRL_CMD_DELFAMILY ||
+	    genlmsg_parse(nlh, 0, tb, CTRL_ATTR_MAX, NULL) < 0 ||
+	    !tb[CTRL_ATTR_FAMILY_NAME])
+		return false;
+	return !strcmp(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]),
+		       PCIEAUDIT_FAMILY_NAME);
+}
+
+static int on_msg(struct nl_msg *msg, void *arg)
+{
+	struct listener *l = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct pa_mon_event ev;
+	char why[64];
+
+	if (nlh->nlmsg_type == GENL_ID_CTRL) {
+		if (family_removed(msg)) {
+			l->unloaded = true;
+			return NL_STOP;
+		}
+		return NL_SKIP;
+	}
+	if (nlh->nlmsg_type != l->family ||
+	    ((struct genlmsghdr *)nlmsg_data(nlh))->cmd != PCIEAUDIT_CMD_MON_EVENT)
+		return NL_SKIP;
+	if (pa_mon_decode(msg, &ev)) {
+		fprintf(stderr, "%s: a malformed event, skipped\n", PA_PROG);
+		return NL_SKIP;
+	}
+	/* Sequence numbers count every event, also those sent while nobody
+	 * listened: only a gap after the first one seen is a loss. */
+	if (l->next_seq && ev.seq > l->next_seq) {
+		snprintf(why, sizeof(why), "sequence gap: %llu missing",
+			 (unsigned long long)(ev.seq - l->next_seq));
+		pa_mon_print_resync(stdout, now_ns(), why, l->json);
+	}
+	l->next_seq = ev.seq + 1;
+	pa_mon_print(stdout, &ev, l->json);
+	fflush(stdout);
+	return NL_OK;
+}
+
+static int join(struct nl_sock *sk, const char *family, const char *group)
+{
+	int id = genl_ctrl_resolve_grp(sk, family, group);
+
+	if (id < 0)
+		return pa_nl_errno(id);
+	return nl_socket_add_membership(sk, id) ? -EIO : 0;
+}
+
+static int open_listener(struct nl_sock **skp, struct listener *l)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int err;
+
+	if (!sk)
+		return -ENOMEM;
+	err = genl_connect(sk) ? -EIO : 0;
+	if (!err) {
+		l->family = genl_ctrl_resolve(sk, PCIEAUDIT_FAMILY_NAME);
+		if (l->family < 0)
+			err = pa_nl_errno(l->family);
+	}
+	if (!err)
+		err = join(sk, PCIEAUDIT_FAMILY_NAME, PCIEAUDIT_MCGRP_MONITOR);
+	if (!err)
+		err = join(sk, "nlctrl", "notify");
+	if (!err) {
+		nl_socket_disable_seq_check(sk);
+		nl_socket_set_buffer_size(sk, RCVBUF, 0);
+		nl_socket_set_nonblocking(sk);
+		nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, on_msg, l);
+		*skp = sk;
+		return 0;
+	}
+	nl_socket_free(sk);
+	return err;
+}
+
+static int signals_fd(sigset_t *old)
+{
+	sigset_t sigs;
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigprocmask(SIG_BLOCK, &sigs, old);
+	return signalfd(-1, &sigs, SFD_CLOEXEC);
+}
+
+/* Reads what is queued; 1 when the module went away, else 0 or -errno. */
+static int drain(struct nl_sock *sk, struct listener *l)
+{
+	int err;
+
+	for (;;) {
+		err = nl_recvmsgs_default(sk);
+		if (l->unloaded)
+			return 1;
+		if (err == -NLE_AGAIN)
+			return 0;
+		/* libnl reports the socket's ENOBUFS as out of memory. */
+		if (err == -NLE_NOMEM) {
+			pa_mon_print_resync(stdout, now_ns(), "ENOBUFS", l->json);
+			fflush(stdout);
+			l->next_seq = 0;
+			continue;
+		}
+		if (err < 0)
+			return pa_nl_errno(err);
+	}
+}
+
+int pa_monitor_run(bool json)
+{
+	struct listener l = { .json = json };
+	struct pa_errinfo ei = { 0 };
+	struct pollfd pfd[2];
+	struct nl_sock *sk;
+	struct pa_nl *nl;
+	sigset_t old;
+	int err, rc = PA_EXIT_OK;
+
+	/* The same checks and messages as every command: loaded, version. */
+	err = pa_nl_open(&nl, &ei);
+	if (err) {
+		pa_print_error(stderr, err, &ei);
+		return pa_exit_code(err);
+	}
+	pa_nl_close(nl);
+	err = open_listener(&sk, &l);
+	if (err) {
+		pa_print_error(stderr, err, &ei);
+		return pa_exit_code(err);
+	}
+	pfd[0] = (struct pollfd){ .fd = nl_socket_get_fd(sk), .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = signals_fd(&old), .events = POLLIN };
+	if (pfd[1].fd < 0) {
+		nl_socket_free(sk);
+		return PA_EXIT_RUNTIME;
+	}
+	for (;;) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = PA_EXIT_RUNTIME;
+			break;
+		}
+		if (pfd[1].revents)
+			break;
+		err = drain(sk, &l);
+		if (err == 1) {
+			fprintf(stderr, "%s: the pcieaudit module was unloaded; monitoring ends\n",
+				PA_PROG);
+			rc = PA_EXIT_NO_MODULE;
+			break;
+		}
+		if (err < 0) {
+			pa_print_error(stderr, err, &ei);
+			rc = pa_exit_code(err);
+			break;
+		}
+	}
+	close(pfd[1].fd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	nl_socket_free(sk);
+	if (fflush(stdout) && rc == PA_EXIT_OK)
+		rc = PA_EXIT_RUNTIME;
+	return rc;
+}
