@@ -305,8 +305,10 @@ static int mon_bus_notify(struct notifier_block *nb, unsigned long action,
 	if (mon_stopping)
 		goto out;
 	if (action == BUS_NOTIFY_ADD_DEVICE) {
-		/* The port's link came up before the function could appear:
-		 * sample it first, so its event comes first. */
+		/*
+		 * The port's link came up before the function could appear:
+		 * sample it first, so its event comes first.
+		 */
 		up = pci_upstream_bridge(pdev);
 		m = up ? mon_find(up) : NULL;
 		if (m && monitor_interval_ms)
@@ -414,8 +416,10 @@ int pcieaudit_monitor_init(void)
 	struct pci_dev *pdev = NULL;
 	int ret;
 
-	/* First the notifier, then the walk: a function added in between
-	 * is seen twice, and mon_track() takes it once. */
+	/*
+	 * First the notifier, then the walk: a function added in between is
+	 * seen twice, and mon_track() takes it once.
+	 */
 	ret = bus_register_notifier(&pci_bus_type, &mon_nb);
 	if (ret)
 		return ret;

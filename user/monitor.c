@@ -174,24 +174,23 @@ int pa_monitor_run(bool json)
 	sigset_t old;
 	int err, rc = PA_EXIT_OK;
 
+	/* Signals first: a SIGTERM during the setup still ends cleanly. */
+	pfd[1] = (struct pollfd){ .fd = signals_fd(&old), .events = POLLIN };
+	if (pfd[1].fd < 0)
+		return PA_EXIT_RUNTIME;
 	/* The same checks and messages as every command: loaded, version. */
 	err = pa_nl_open(&nl, &ei);
-	if (err) {
-		pa_print_error(stderr, err, &ei);
-		return pa_exit_code(err);
+	if (!err) {
+		pa_nl_close(nl);
+		err = open_listener(&sk, &l);
 	}
-	pa_nl_close(nl);
-	err = open_listener(&sk, &l);
 	if (err) {
+		close(pfd[1].fd);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		pa_print_error(stderr, err, &ei);
 		return pa_exit_code(err);
 	}
 	pfd[0] = (struct pollfd){ .fd = nl_socket_get_fd(sk), .events = POLLIN };
-	pfd[1] = (struct pollfd){ .fd = signals_fd(&old), .events = POLLIN };
-	if (pfd[1].fd < 0) {
-		nl_socket_free(sk);
-		return PA_EXIT_RUNTIME;
-	}
 	for (;;) {
 		if (poll(pfd, 2, -1) < 0) {
 			if (errno == EINTR)

@@ -178,6 +178,8 @@ static void print_json(FILE *f, const struct pa_mon_event *ev)
 		view(ev->lnkcap, ev->lnksta_old, &was);
 		json_object_object_add(o, "link", json_link(&now));
 		json_object_object_add(o, "was", json_link(&was));
+		json_object_object_add(o, "lnksta", hex16(ev->lnksta));
+		json_object_object_add(o, "lnksta_was", hex16(ev->lnksta_old));
 	}
 	if (ev->event == PCIEAUDIT_MON_ACS && ev->has_acs) {
 		json_object_object_add(o, "acs_ctrl", hex16(ev->acs));
