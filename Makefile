@@ -116,6 +116,14 @@ COMPAT_KERNELS ?= 5.10 6.12 7.3
 dkms-test: deps
 	@tests/dkms.sh
 
+# pcieaudit-cli monitor in a VM while QMP hot-unplugs and replugs an e1000e,
+# setpci changes ACS control and the module is removed (tests/monitor).
+.PHONY: monitor-test
+monitor-test: deps
+	@$(MAKE) -s module cli KVER=$$(tests/kernel-version.sh) >/dev/null
+	@python3 tests/monitor/check.py --selftest
+	@tests/monitor/run.sh
+
 # The Prometheus exporter on the H200 guest fixture: 4 concurrent scrapers
 # and malformed HTTP requests; promtool checks every body, sysfs's link
 # attributes are the oracle for the link gauges.
@@ -134,7 +142,7 @@ doc-test: deps
 prebuild: deps
 	@tests/kernels/prebuild.sh minimal debug
 
-check: deps prebuild unit valgrind security-test fuzz-smoke style doc-test compat-test dkms-test deb-test exporter-test vm-test stress-short nlfuzz
+check: deps prebuild unit valgrind security-test fuzz-smoke style doc-test compat-test dkms-test deb-test exporter-test monitor-test vm-test stress-short nlfuzz
 	@echo "make check: all tests passed"
 
 demo: deps

@@ -198,8 +198,15 @@ int pa_monitor_run(bool json)
 			rc = PA_EXIT_RUNTIME;
 			break;
 		}
-		if (pfd[1].revents)
+		if (pfd[1].revents) {
+			struct signalfd_siginfo si;
+
+			/* Taken off the queue, or it would kill us as soon
+			 * as the mask is restored. */
+			if (read(pfd[1].fd, &si, sizeof(si)) < 0)
+				rc = PA_EXIT_RUNTIME;
 			break;
+		}
 		err = drain(sk, &l);
 		if (err == 1) {
 			fprintf(stderr, "%s: the pcieaudit module was unloaded; monitoring ends\n",
