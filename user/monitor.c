@@ -22,17 +22,21 @@
 
 #include "errors.h"
 #include "exitcodes.h"
+#include "load.h"
 #include "monitor_event.h"
 #include "nl.h"
 
 /* Big enough for bursts of hot-plug events; ENOBUFS beyond. */
 #define RCVBUF (1 << 20)
+/* AER counters live in sysfs, without notifications: read them this often. */
+#define AER_POLL_MS 5000
 
 struct listener {
 	bool json;
 	int family;
 	uint64_t next_seq;	/* 0: none seen yet */
 	bool unloaded;
+	struct pa_report aer;	/* the last AER reading; empty before one */
 };
 
 static uint64_t now_ns(void)
@@ -90,6 +94,40 @@ static int on_msg(struct nl_msg *msg, void *arg)
 	pa_mon_print(stdout, &ev, l->json);
 	fflush(stdout);
 	return NL_OK;
+}
+
+/* Reads the functions and their AER counters again and prints an "aer"
+ * line for each whose counters rose since the previous reading. */
+static void poll_aer(struct listener *l)
+{
+	const struct pa_load load = { 0 };
+	struct pa_load_error e;
+	struct pa_report now;
+	bool printed = false;
+
+	/* The module gone: nlctrl's notification says so, not this. */
+	if (pa_load_report(&load, &now, &e))
+		return;
+	for (size_t i = 0; i < now.ndevices && l->aer.ndevices; i++) {
+		const struct pa_device *d = &now.devices[i];
+		const struct pa_device *p = pa_report_find(&l->aer, &d->addr);
+
+		if (p)
+			printed |= pa_mon_print_aer(stdout, now_ns(), &d->addr,
+						    &p->aer, &d->aer, l->json);
+	}
+	if (printed)
+		fflush(stdout);
+	pa_report_clear(&l->aer);
+	l->aer = now;
+}
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
 static int join(struct nl_sock *sk, const char *family, const char *group)
@@ -171,6 +209,7 @@ int pa_monitor_run(bool json)
 	struct pollfd pfd[2];
 	struct nl_sock *sk;
 	struct pa_nl *nl;
+	uint64_t next_aer;
 	sigset_t old;
 	int err, rc = PA_EXIT_OK;
 
@@ -191,8 +230,20 @@ int pa_monitor_run(bool json)
 		return pa_exit_code(err);
 	}
 	pfd[0] = (struct pollfd){ .fd = nl_socket_get_fd(sk), .events = POLLIN };
+	poll_aer(&l);
+	next_aer = mono_ms() + AER_POLL_MS;
 	for (;;) {
-		if (poll(pfd, 2, -1) < 0) {
+		uint64_t t = mono_ms();
+		int n;
+
+		if (t >= next_aer) {
+			poll_aer(&l);
+			next_aer = t + AER_POLL_MS;
+		}
+		n = poll(pfd, 2, (int)(next_aer - t));
+		if (n == 0)
+			continue;
+		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			rc = PA_EXIT_RUNTIME;
@@ -223,6 +274,7 @@ int pa_monitor_run(bool json)
 	close(pfd[1].fd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	nl_socket_free(sk);
+	pa_report_clear(&l.aer);
 	if (fflush(stdout) && rc == PA_EXIT_OK)
 		rc = PA_EXIT_RUNTIME;
 	return rc;

@@ -215,6 +215,48 @@ void pa_mon_print(FILE *f, const struct pa_mon_event *ev, bool json)
 	fprintf(f, " [%s] seq %" PRIu64 "\n", source_name(ev->source), ev->seq);
 }
 
+bool pa_mon_print_aer(FILE *f, uint64_t time_ns, const struct pa_addr *addr,
+		      const struct pa_aer *prev, const struct pa_aer *now,
+		      bool json)
+{
+	char time[PA_TIME_LEN], bdf[PA_BDF_LEN];
+	uint64_t d[3];
+	json_object *o;
+
+	if (prev->state != PA_AER_KNOWN || now->state != PA_AER_KNOWN ||
+	    now->cor < prev->cor || now->nonfatal < prev->nonfatal ||
+	    now->fatal < prev->fatal)
+		return false;
+	d[0] = now->cor - prev->cor;
+	d[1] = now->nonfatal - prev->nonfatal;
+	d[2] = now->fatal - prev->fatal;
+	if (!d[0] && !d[1] && !d[2])
+		return false;
+	pa_format_time_ns(time_ns, time);
+	pa_bdf_format(addr, bdf);
+	if (!json) {
+		fprintf(f, "%s %s aer correctable +%" PRIu64 " nonfatal +%" PRIu64
+			" fatal +%" PRIu64 " (now %" PRIu64 ", %" PRIu64 ", %" PRIu64
+			") [sysfs]\n", time, bdf, d[0], d[1], d[2], now->cor,
+			now->nonfatal, now->fatal);
+		return true;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "time", json_object_new_string(time));
+	json_object_object_add(o, "event", json_object_new_string("aer"));
+	json_object_object_add(o, "source", json_object_new_string("sysfs"));
+	json_object_object_add(o, "bdf", json_object_new_string(bdf));
+	json_object_object_add(o, "correctable", json_object_new_uint64(d[0]));
+	json_object_object_add(o, "nonfatal", json_object_new_uint64(d[1]));
+	json_object_object_add(o, "fatal", json_object_new_uint64(d[2]));
+	json_object_object_add(o, "correctable_total", json_object_new_uint64(now->cor));
+	json_object_object_add(o, "nonfatal_total", json_object_new_uint64(now->nonfatal));
+	json_object_object_add(o, "fatal_total", json_object_new_uint64(now->fatal));
+	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	return true;
+}
+
 void pa_mon_print_resync(FILE *f, uint64_t time_ns, const char *why, bool json)
 {
 	char time[PA_TIME_LEN];

@@ -33,6 +33,15 @@ int pa_mon_decode(struct nl_msg *msg, struct pa_mon_event *ev);
 /* One line, newline included, for the event. */
 void pa_mon_print(FILE *f, const struct pa_mon_event *ev, bool json);
 
+/*
+ * An "aer" line for a function whose AER counters rose between two
+ * readings of sysfs (prev, now both PA_AER_KNOWN): the deltas and the
+ * totals. Nothing when none rose. Returns whether it printed.
+ */
+bool pa_mon_print_aer(FILE *f, uint64_t time_ns, const struct pa_addr *addr,
+		      const struct pa_aer *prev, const struct pa_aer *now,
+		      bool json);
+
 /* The line for lost events: why ("ENOBUFS", "sequence gap 12..15") and
  * when (CLOCK_REALTIME ns). */
 void pa_mon_print_resync(FILE *f, uint64_t time_ns, const char *why,

@@ -130,6 +130,23 @@ def judge(res, cmdline):
     for line in open(os.path.join(res, "dmesg.txt"), errors="replace"):
         if SPLAT.search(line):
             errors.append("splat: " + line.strip())
+    # The sampler's passes, as the function_graph tracer timed them.
+    durations = []
+    trace = os.path.join(res, "sample-trace.txt")
+    if os.path.exists(trace):
+        for line in open(trace):
+            m = re.search(r"([0-9.]+) us", line)
+            if m:
+                durations.append(float(m.group(1)))
+    if durations:
+        durations.sort()
+        n = int(facts.get("functions", "0"))
+        med = durations[len(durations) // 2]
+        print("sampler: %d passes over %d functions, median %.1f us (%.2f us a function), "
+              "max %.1f us; at one pass a second: %.4f%% of a core"
+              % (len(durations), n, med, med / max(n, 1), durations[-1], med / 1e4))
+    else:
+        print("sampler: not timed (no function_graph tracer in this kernel)")
     kinds = {}
     for e in events:
         kinds[e["event"]] = kinds.get(e["event"], 0) + 1

@@ -77,6 +77,19 @@ fi
 $CLI report --json >"$R/report.json" 2>"$R/report.err"
 fact report_rc $?
 
+# The sampler's cost: each pass's duration from the function_graph tracer
+# (depth 1), with the interval at 50 ms, for 3 s.
+T=/sys/kernel/tracing
+mount -t tracefs nodev $T 2>/dev/null
+if [ -w $T/set_graph_function ] && echo mon_sample_work >$T/set_graph_function 2>/dev/null; then
+	echo 1 >$T/max_graph_depth
+	echo function_graph >$T/current_tracer
+	sleep 3
+	echo nop >$T/current_tracer
+	grep mon_sample_work $T/trace >"$R/sample-trace.txt"
+fi
+fact functions "$(ls /sys/bus/pci/devices | wc -l)"
+
 # 4. rmmod while both listeners run: each must exit 4.
 rmmod pcieaudit
 fact rmmod_rc $?

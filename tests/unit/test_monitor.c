@@ -146,6 +146,32 @@ static void resync(void **state)
 	free(buf);
 }
 
+static void aer_deltas(void **state)
+{
+	const struct pa_addr a = { .bus = 0x41 };
+	struct pa_aer p = { .state = PA_AER_KNOWN, .cor = 10, .nonfatal = 1 };
+	struct pa_aer n = { .state = PA_AER_KNOWN, .cor = 13, .nonfatal = 1, .fatal = 0 };
+	struct pa_aer u = { .state = PA_AER_UNKNOWN };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_true(pa_mon_print_aer(f, 1796124602417000000ull, &a, &p, &n, false));
+	assert_true(pa_mon_print_aer(f, 1796124602417000000ull, &a, &p, &n, true));
+	/* Nothing new, unknown, or lower (a reboot): no line. */
+	assert_false(pa_mon_print_aer(f, 0, &a, &n, &n, false));
+	assert_false(pa_mon_print_aer(f, 0, &a, &u, &n, false));
+	assert_false(pa_mon_print_aer(f, 0, &a, &n, &p, false));
+	fclose(f);
+	assert_string_equal(buf,
+		"2026-12-01T11:30:02.417Z 0000:41:00.0 aer correctable +3 nonfatal +0 fatal +0 (now 13, 1, 0) [sysfs]\n"
+		"{\"time\":\"2026-12-01T11:30:02.417Z\",\"event\":\"aer\",\"source\":\"sysfs\","
+		"\"bdf\":\"0000:41:00.0\",\"correctable\":3,\"nonfatal\":0,\"fatal\":0,"
+		"\"correctable_total\":13,\"nonfatal_total\":1,\"fatal_total\":0}\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +179,7 @@ int main(void)
 		cmocka_unit_test(other_events),
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(resync),
+		cmocka_unit_test(aer_deltas),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
