@@ -14,6 +14,7 @@
 #include <linux/pci_regs.h>
 #include <linux/pcieaudit.h>
 
+#include "link_history.h"
 #include "monitor_event.h"
 
 /* LnkCap with DLLLA reporting, 16GT/s x16. */
@@ -172,6 +173,20 @@ static void aer_deltas(void **state)
 	free(buf);
 }
 
+static void history_text(void **state)
+{
+	const struct pa_link_history h = {
+		.since_ns = 1796124602417000000ull, .transitions = 1415,
+		.below_ns = 12600000000000ull, .last_change_ns = 1796124722000000000ull,
+		.has_min = true, .min_speed = 1, .min_width = 8, .interval_ms = 1000,
+	};
+	char buf[256];
+
+	(void)state;
+	pa_history_format(&h, buf, sizeof(buf));
+	assert_string_equal(buf, "1415 transitions since 2026-12-01T11:30:02.417Z, last 2026-12-01T11:32:02.000Z; 12600.0 s below capability; slowest 2.5GT/s, narrowest x8 (sampled every 1000 ms)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +195,7 @@ int main(void)
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(resync),
 		cmocka_unit_test(aer_deltas),
+		cmocka_unit_test(history_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
