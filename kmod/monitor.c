@@ -10,10 +10,11 @@
  * Read-only and as careful as dev_facts.c: only pci_user_read_config_word(),
  * which waits out a reset and never wakes the function; a function the
  * kernel has in D3cold or disconnected is not read at all, and a read of
- * all ones is no sample. The bwctrl driver (6.13+) and the pcie_link_event
- * tracepoint (6.15+) see link changes as they happen, but neither offers a
- * module an exported interface to subscribe to, so sampling is the source
- * on every kernel; each event says where it came from.
+ * all ones is no sample. The bwctrl driver (6.13+) and the pci_hp_event and
+ * pcie_link_event tracepoints see link changes as they happen, but neither
+ * offers a module an exported interface (no notifier, no exported
+ * tracepoint), so sampling is the source on every kernel; each event says
+ * where it came from.
  *
  * Locking: mon_lock guards the table and the event sequence. The bus
  * notifier runs under pci_lock_rescan_remove() and DEV_GET dumps hold it
