@@ -97,6 +97,7 @@ static const char *const agreements[] = {
 static const char *const host_sources[] = {
 	[PA_SOURCE_MODULE]	= "module",
 	[PA_SOURCE_SYSFS]	= "sysfs",
+	[PA_SOURCE_LSPCI]	= "lspci",
 };
 
 #define NAME(table, v)	lookup(table, ARRAY_SIZE(table), v)

@@ -281,6 +281,27 @@ struct pa_remedy pa_check_iommu_remedy(const struct pa_check *c,
 	return (struct pa_remedy){ PA_REMEDY_BIOS, buf };
 }
 
+const struct pa_device *pa_check_link_owner(const struct pa_report *rep,
+					    const struct pa_device *d)
+{
+	struct pa_addr fn0 = { d->addr.domain, d->addr.bus, d->addr.devfn & ~7u };
+	const struct pa_device *owner = pa_report_find(rep, &fn0);
+
+	return owner && owner->has_link ? owner : d;
+}
+
+bool pa_check_link_idle(const struct pa_report *rep, const struct pa_device *d)
+{
+	const struct pa_device *owner = pa_check_link_owner(rep, d);
+	unsigned int width;
+	bool speed_only;
+	double speed;
+
+	return pa_class_kind(owner->class) == PA_KIND_GPU &&
+	       pa_check_link_below(rep, owner, &speed, &width, &speed_only) &&
+	       speed_only;
+}
+
 bool pa_check_link_below(const struct pa_report *rep,
 			 const struct pa_device *d, double *want_speed,
 			 unsigned int *want_width, bool *speed_only)
@@ -291,7 +312,8 @@ bool pa_check_link_below(const struct pa_report *rep,
 
 	if (!d->has_link || (d->flags & PCIEAUDIT_DEV_F_VIRTFN) ||
 	    d->pcie_type == PCI_EXP_TYPE_ROOT_PORT ||
-	    d->pcie_type == PCI_EXP_TYPE_DOWNSTREAM)
+	    d->pcie_type == PCI_EXP_TYPE_DOWNSTREAM ||
+	    pa_check_link_owner(rep, d) != d)
 		return false;
 	pa_link_decode(&d->link, &me);
 	if (!me.width)

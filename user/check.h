@@ -122,12 +122,24 @@ bool pa_check_iommu_on(const struct pa_report *rep);
  * Whether d's link trained below what both its ends support: d's own
  * capability and that of the port above it. Ports below which a link
  * starts (root and downstream ports) and VFs answer false: the function
- * at the lower end reports the link. *want_speed and *want_width get the
- * best both ends support; *speed_only whether only the speed is lower.
+ * at the lower end reports the link; so do functions other than their
+ * device's function 0 (pa_check_link_owner()). *want_speed and
+ * *want_width get the best both ends support; *speed_only whether only
+ * the speed is lower.
  */
 bool pa_check_link_below(const struct pa_report *rep,
 			 const struct pa_device *d, double *want_speed,
 			 unsigned int *want_width, bool *speed_only);
+
+/* The function that speaks for d's link: function 0 of its device, which
+ * shares one link with the others (a GPU's audio and USB functions), when
+ * the report has it; d otherwise. */
+const struct pa_device *pa_check_link_owner(const struct pa_report *rep,
+					    const struct pa_device *d);
+
+/* d's link is a GPU's, trained below both ends' best in speed alone: the
+ * GPU idles at a low speed. Every rule judges such a link as INFO. */
+bool pa_check_link_idle(const struct pa_report *rep, const struct pa_device *d);
 
 /*
  * How to turn the IOMMU on: drop a parameter that turns it off; where the

@@ -31,6 +31,10 @@ static void check_iommu(struct pa_check *c)
 	const char *strict = pa_iommu_strict_name(in->iommu_strict);
 	char buf[200];
 
+	if (c->rep->info.iommu_unknown) {
+		pa_check_skip(c, PA_BL_IOMMU_OFF, "the IOMMU is unknown: not in the input");
+		return;
+	}
 	if (pa_check_iommu_on(c->rep)) {
 		pa_check_note(c, PA_BL_IOMMU_OFF, "IOMMU on: %s%s%s%s, %zu groups",
 			      mode ? mode : "mode unknown", strict ? " (" : "",
@@ -57,7 +61,9 @@ static void check_links(struct pa_check *c)
 		bool speed_only, idle;
 		double speed;
 
-		if (!d->has_link || !pa_check_selects(c, PA_PROFILE_BASELINE, d))
+		/* One link per device: its function 0 speaks for it. */
+		if (!d->has_link || pa_check_link_owner(rep, d) != d ||
+		    !pa_check_selects(c, PA_PROFILE_BASELINE, d))
 			continue;
 		checked++;
 		if (!pa_check_link_below(rep, d, &speed, &width, &speed_only))
@@ -327,6 +333,12 @@ static void acs_device(struct pa_check *c, const struct pa_acs_request *r,
 	char *text;
 
 	pa_bdf_format(&d->addr, bdf);
+	if (pa_device_acs_unknown(d)) {
+		pa_sb_printf(&t->unchecked, t->unchecked.len ? "; " : "");
+		pa_sb_printf(&t->unchecked, "%s has ACS unknown: %s", bdf,
+			     pa_device_acs_unknown(d));
+		return;
+	}
 	if (!d->has_acs) {
 		unchecked(t, "%s has no ACS capability", bdf);
 		return;
@@ -461,7 +473,8 @@ static void acs_request(struct pa_check *c, const struct pa_acs_request *r,
 				if (!pa_acs_entry_matches(e, &rep->devices[k]))
 					continue;
 				matched++;
-				if (rep->devices[k].has_acs)
+				if (rep->devices[k].has_acs ||
+				    pa_device_acs_unknown(&rep->devices[k]))
 					acs_device(c, r, i, bad_at, &rep->devices[k], t);
 				else
 					no_acs++;

@@ -206,6 +206,46 @@ static void check_redirect(struct gd *g, const struct pa_p2p_pair *p,
 			 (struct pa_remedy){ PA_REMEDY_CMDLINE_ADD, param }, &sb);
 }
 
+/* The first bridge on the pair's path whose ACS the input does not show:
+ * whether it redirects is then unknown, never "no". */
+static const struct pa_device *acs_unknown_hop(const struct gd *g,
+					       const struct pa_p2p_pair *p)
+{
+	const struct pa_addr_list *lists[] = { &p->hops_provider, &p->hops_client };
+
+	for (size_t l = 0; l < 2; l++) {
+		for (size_t i = 0; i < lists[l]->n; i++) {
+			const struct pa_device *d =
+				pa_report_find(g->rep, &lists[l]->addrs[i]);
+
+			if (d && (d->flags & PCIEAUDIT_DEV_F_BRIDGE) &&
+			    pa_device_acs_unknown(d))
+				return d;
+		}
+	}
+	return NULL;
+}
+
+static void check_redirect_unknown(struct gd *g, const struct pa_p2p_pair *p,
+				   const struct pa_device *d)
+{
+	struct pa_sb sb = { 0 };
+	char bdf[PA_BDF_LEN];
+	struct pa_addr_list at = { 0 };
+
+	pa_bdf_format(&d->addr, bdf);
+	pa_sb_printf(&sb, "whether ACS redirects P2P between ");
+	pair_names(&sb, g, p);
+	pa_sb_printf(&sb, " is unknown: the ACS of %s %s is unknown (%s)",
+		     pa_check_noun(d), bdf, pa_device_acs_unknown(d));
+	if (pa_addr_list_add(&at, &d->addr))
+		g->c->err = -ENOMEM;
+	add_pair_finding(g, PA_GD_ACS_REDIRECT, PA_SEV_INFO, p, &at,
+			 (struct pa_remedy){ PA_REMEDY_COMMAND,
+			 "capture the full configuration space as root (lspci -xxxx) and check again" }, &sb);
+	pa_addr_list_clear(&at);
+}
+
 static const char *host_rule_text(uint32_t rule)
 {
 	switch (rule) {
@@ -275,6 +315,28 @@ static void check_numa(struct gd *g, const struct pa_p2p_pair *p)
 			 "pair each accelerator with devices on its own NUMA node" }, &sb);
 }
 
+/* A pair whose NUMA nodes are unknown was not checked: when none was,
+ * the rule cannot tell (an lspci dump, a VM without NUMA information). */
+static void numa_unknown(struct gd *g)
+{
+	size_t unknown = 0;
+
+	for (size_t i = 0; i < g->npairs; i++) {
+		const struct pa_device *a = pa_report_find(g->rep, &g->pairs[i]->provider);
+		const struct pa_device *b = pa_report_find(g->rep, &g->pairs[i]->client);
+
+		unknown += !a || !b || a->numa_node < 0 || b->numa_node < 0;
+	}
+	if (unknown == g->npairs)
+		pa_check_skip(g->c, PA_GD_NUMA_REMOTE,
+			      "the NUMA nodes of the devices are unknown");
+	else if (unknown)
+		pa_check_note(g->c, PA_GD_NUMA_REMOTE,
+			      "%zu pair%s checked, %zu more with a NUMA node unknown",
+			      g->npairs - unknown, g->npairs - unknown == 1 ? "" : "s",
+			      unknown);
+}
+
 static void rate_text(struct pa_sb *sb, const struct pa_device *d)
 {
 	char speed[PA_SPEED_TEXT_LEN];
@@ -291,8 +353,10 @@ static void check_trap(struct gd *g, const struct pa_p2p_pair *p)
 	const struct pa_device *b = pa_report_find(g->rep, &p->client);
 	double ratio = g->c->policy->trap_ratio;
 	char at[PA_BDF_LEN], fast[PA_BDF_LEN];
+	const struct pa_device *narrow;
 	struct pa_bottleneck bn;
 	struct pa_sb sb = { 0 };
+	bool idle;
 
 	if (!a || !b || pa_class_kind(a->class) == PA_KIND_NVME ||
 	    pa_class_kind(b->class) == PA_KIND_NVME)
@@ -300,15 +364,19 @@ static void check_trap(struct gd *g, const struct pa_p2p_pair *p)
 	pa_path_bottleneck(g->rep, p, &bn);
 	if (!bn.found || !(bn.gbps < ratio * bn.ends_gbps))
 		return;
+	narrow = pa_report_find(g->rep, &bn.link);
+	/* As link-downgraded judges the same link: an idle GPU is INFO. */
+	idle = narrow && pa_check_link_idle(g->rep, narrow);
 	pa_bdf_format(&bn.link, at);
 	pa_bdf_format(&bn.faster_end, fast);
 	pa_sb_printf(&sb, "the narrowest link between ");
 	pair_names(&sb, g, p);
 	pa_sb_printf(&sb, " carries %.2f GB/s (at %s, ", bn.gbps, at);
-	rate_text(&sb, pa_report_find(g->rep, &bn.link));
-	pa_sb_printf(&sb, "), under %.0f%% of the %.2f GB/s %s can do",
-		     ratio * 100, bn.ends_gbps, fast);
-	add_pair_finding(g, PA_GD_BANDWIDTH_TRAP, 0, p, NULL,
+	rate_text(&sb, narrow);
+	pa_sb_printf(&sb, "), under %.0f%% of the %.2f GB/s %s can do%s",
+		     ratio * 100, bn.ends_gbps, fast,
+		     idle ? "; GPUs lower their link speed when idle, so check again under load" : "");
+	add_pair_finding(g, PA_GD_BANDWIDTH_TRAP, idle ? PA_SEV_INFO : 0, p, NULL,
 			 (struct pa_remedy){ PA_REMEDY_HARDWARE,
 			 "move the slower device to a slot with a faster, wider link, or pair the accelerator with a faster one" }, &sb);
 }
@@ -328,9 +396,16 @@ static void check_pairs(struct gd *g)
 	for (size_t i = 0; i < g->npairs; i++) {
 		const struct pa_p2p_pair *p = g->pairs[i];
 
-		if (p->path == PCIEAUDIT_P2P_PATH_ACS_REDIRECT && p->redirect.n)
+		const struct pa_device *unknown = acs_unknown_hop(g, p);
+		bool redirected = p->path == PCIEAUDIT_P2P_PATH_ACS_REDIRECT &&
+				  p->redirect.n;
+
+		if (redirected)
 			check_redirect(g, p, param);
-		else if (pa_p2p_verdict_map(p) != PCIEAUDIT_P2P_MAP_BUS_ADDR)
+		else if (unknown)
+			check_redirect_unknown(g, p, unknown);
+		if (!redirected &&
+		    pa_p2p_verdict_map(p) != PCIEAUDIT_P2P_MAP_BUS_ADDR)
 			check_root_complex(g, p);
 		check_numa(g, p);
 		check_trap(g, p);
@@ -410,6 +485,11 @@ static void check_iommu(struct gd *g)
 	const struct pa_info *in = &g->rep->info;
 	const char *strict = pa_iommu_strict_name(in->iommu_strict);
 
+	if (g->rep->info.iommu_unknown) {
+		pa_check_skip(g->c, PA_GD_IOMMU_TRANSLATED,
+			      "the IOMMU is unknown: not in the input");
+		return;
+	}
 	if (!pa_check_iommu_on(g->rep)) {
 		pa_check_note(g->c, PA_GD_IOMMU_TRANSLATED, "no IOMMU");
 		return;
@@ -453,6 +533,7 @@ void pa_check_gpudirect(struct pa_check *c)
 	if (g.npairs) {
 		check_pairs(&g);
 		check_links(&g);
+		numa_unknown(&g);
 	}
 	check_iommu(&g);
 	free(g.partners);

@@ -120,9 +120,13 @@ static void print_header(FILE *f, const struct pa_report *rep,
 {
 	const struct pa_info *in = &rep->info;
 
-	fprintf(f, "pcieaudit check of %s: kernel %s, %u PCI functions, %u IOMMU groups\n",
+	fprintf(f, "pcieaudit check of %s: kernel %s, %u PCI functions, ",
 		source, in->kernel_release ? in->kernel_release : "unknown",
-		(unsigned int)rep->ndevices, (unsigned int)rep->ngroups);
+		(unsigned int)rep->ndevices);
+	if (in->iommu_unknown)
+		fprintf(f, "IOMMU groups unknown\n");
+	else
+		fprintf(f, "%u IOMMU groups\n", (unsigned int)rep->ngroups);
 }
 
 static void print_summary(FILE *f, const struct pa_check *c, bool colour)

@@ -92,9 +92,9 @@ static void culprit_text(struct pa_sb *sb, const struct pa_device *d)
 	} else if (!is_bridge(d)) {
 		pa_sb_printf(sb, "%s %s is a multifunction device without ACS: its functions share a group",
 			     pa_check_noun(d), bdf);
-	} else if (d->config_unreadable) {
-		pa_sb_printf(sb, "%s %s has ACS unknown: its configuration space is not readable now (D3cold or gone)",
-			     pa_check_noun(d), bdf);
+	} else if (pa_device_acs_unknown(d)) {
+		pa_sb_printf(sb, "%s %s has ACS unknown: %s",
+			     pa_check_noun(d), bdf, pa_device_acs_unknown(d));
 	} else if (!d->has_acs) {
 		pa_sb_printf(sb, "%s %s has no ACS capability", pa_check_noun(d), bdf);
 	} else {
@@ -157,6 +157,9 @@ static struct pa_remedy culprit_remedy(const struct pa_check *c,
 	if (d->config_unreadable)
 		return (struct pa_remedy){ PA_REMEDY_COMMAND,
 			"check again while the port is powered (D0): its registers read as all ones now" };
+	if (pa_device_acs_unknown(d))
+		return (struct pa_remedy){ PA_REMEDY_COMMAND,
+			"capture the full configuration space as root (lspci -xxxx, or sysfs config of 4096 bytes) and check again" };
 	if (!d->has_acs)
 		return (struct pa_remedy){ PA_REMEDY_HARDWARE,
 			"move the device to a slot below a root port or switch with ACS (pcie_acs_override= would only hide the sharing)" };
@@ -524,6 +527,12 @@ void pa_check_vfio(struct pa_check *c)
 {
 	struct vf v = { .c = c, .rep = c->rep };
 
+	if (c->rep->info.iommu_unknown) {
+		for (int r = 0; r < PA_NRULES; r++)
+			if (pa_rules[r].profile == PA_PROFILE_VFIO)
+				pa_check_skip(c, r, "IOMMU groups unknown: not in the input");
+		return;
+	}
 	if (!pa_check_iommu_on(c->rep)) {
 		no_iommu(&v);
 		return;

@@ -114,6 +114,18 @@ void pa_config_parse(const uint8_t *cfg, size_t len, struct pa_config *out)
 
 	if (len >= HEADER_LEN) {
 		c.valid = true;
+		/* The whole header reads all ones, not just the ids: a VF's
+		 * vendor and device ids read 0xffff too. */
+		if (rd32(cfg, len, PCI_VENDOR_ID) == 0xffffffff &&
+		    rd32(cfg, len, PCI_COMMAND) == 0xffffffff &&
+		    rd32(cfg, len, PCI_CLASS_REVISION) == 0xffffffff) {
+			c.all_ones = true;
+			c.vendor = c.device = 0xffff;
+			c.class = 0xffffff;
+			c.revision = 0xff;
+			*out = c;
+			return;
+		}
 		c.vendor = rd16(cfg, len, PCI_VENDOR_ID);
 		c.device = rd16(cfg, len, PCI_DEVICE_ID);
 		c.revision = cfg[PCI_REVISION_ID];
@@ -130,6 +142,7 @@ void pa_config_parse(const uint8_t *cfg, size_t len, struct pa_config *out)
 		c.secondary_bus = cfg[PCI_SECONDARY_BUS];
 		parse_pcie(cfg, len, &c);
 		parse_ext(cfg, len, &c);
+		c.no_extended = c.pcie_type >= 0 && len <= PCI_CFG_SPACE_SIZE;
 	}
 	*out = c;
 }

@@ -14,6 +14,11 @@
 
 struct pa_config {
 	bool valid;		/* at least the 64-byte header was there */
+	/* The header read all ones: D3cold or gone, not a device. */
+	bool all_ones;
+	/* A PCIe function given without its extended space (256 bytes or
+	 * fewer): ACS and SR-IOV unknown. */
+	bool no_extended;
 	uint16_t vendor, device;
 	uint32_t class;
 	uint8_t revision;

@@ -101,12 +101,13 @@ static json_object *acs_object(const struct pa_acs *acs)
 	return obj;
 }
 
-static json_object *link_object(const struct pa_link *link)
+static json_object *link_object(const struct pa_device *dev)
 {
+	const struct pa_link *link = &dev->link;
 	json_object *obj = json_object_new_object();
 	struct pa_link_state st;
 
-	pa_link_decode(link, &st);
+	pa_device_link_state(dev, &st);
 	add(obj, "speed", speed_or_null(st.speed));
 	add(obj, "width", uint_value(st.width));
 	add(obj, "max_speed", speed_or_null(st.max_speed));
@@ -181,8 +182,11 @@ static json_object *device_object(const struct pa_device *dev)
 	/* When false, acs and link are null because they are unknown. */
 	add(obj, "config_readable",
 	    json_object_new_boolean(!dev->config_unreadable));
+	/* When false, acs null is unknown: the input lacked extended space. */
+	add(obj, "extended_config_read",
+	    json_object_new_boolean(!dev->no_extended_config));
 	add(obj, "acs", dev->has_acs ? acs_object(&dev->acs) : NULL);
-	add(obj, "link", dev->has_link ? link_object(&dev->link) : NULL);
+	add(obj, "link", dev->has_link ? link_object(dev) : NULL);
 	add(obj, "iommu", dev->has_iommu ? iommu_object(&dev->iommu) : NULL);
 	add(obj, "aer", pa_aer_json(&dev->aer));
 	add(obj, "link_history",

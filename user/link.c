@@ -2,6 +2,7 @@
 #include "link.h"
 
 #include <stdio.h>
+#include <linux/pci_regs.h>
 
 /* Field positions shared by LnkCap, LnkSta and LnkCtl2 (speed only). */
 #define SPEED_MASK	0xfu
@@ -47,6 +48,26 @@ void pa_link_decode(const struct pa_link *regs, struct pa_link_state *state)
 	 */
 	state->downgraded = state->width != 0 &&
 		(speed < max_speed || state->width < state->max_width);
+}
+
+void pa_device_link_state(const struct pa_device *dev,
+			  struct pa_link_state *state)
+{
+	pa_link_decode(&dev->link, state);
+	switch (dev->pcie_type) {
+	case PCI_EXP_TYPE_ROOT_PORT:
+	case PCI_EXP_TYPE_DOWNSTREAM:
+	case PCI_EXP_TYPE_PCIE_BRIDGE:
+		state->downgraded = false;
+		break;
+	case PCI_EXP_TYPE_ENDPOINT:
+	case PCI_EXP_TYPE_LEG_END:
+		if (dev->addr.devfn)
+			state->target_speed = 0;
+		break;
+	default:
+		break;
+	}
 }
 
 double pa_link_gbps(double gts, unsigned int width)

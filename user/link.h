@@ -30,6 +30,15 @@ double pa_link_speed_gts(unsigned int encoding);
 void pa_link_decode(const struct pa_link *regs, struct pa_link_state *state);
 
 /*
+ * dev's link as lspci judges it: a root port, a downstream port and a
+ * PCI-to-PCIe bridge are never downgraded, since the partner below decides
+ * what the link can do (it reports the link); Link Control 2 of an
+ * endpoint other than function 0 is reserved, so no target speed.
+ */
+void pa_device_link_state(const struct pa_device *dev,
+			  struct pa_link_state *state);
+
+/*
  * Usable bandwidth of a link in GB/s per direction: GT/s times the line
  * code's efficiency (8b/10b at 2.5 and 5 GT/s, 128b/130b from 8 GT/s) times
  * lanes, over 8 bits. TLP and flow-control overhead is left out: it depends

@@ -13,6 +13,8 @@
 #include "exitcodes.h"
 #include "fetch.h"
 #include "fileio.h"
+#include "lspci_model.h"
+#include "lspci_read.h"
 #include "nl.h"
 #include "p2p_infer.h"
 #include "snapshot.h"
@@ -133,12 +135,53 @@ static int from_sysfs(const struct pa_load *l, struct pa_report *rep,
 	if (err == -EACCES)
 		return fail(e, PA_EXIT_PERMISSION, "reading %s stops at 64 bytes: extended configuration space needs root",
 			    what);
+	if (err == -ENODATA)
+		return fail(e, PA_EXIT_BAD_INPUT, "%s is missing or shorter than 256 bytes (a copy made without root?): capabilities, link and ACS would all read as absent; copy it as root",
+			    what);
 	if (err)
 		return fail(e, PA_EXIT_RUNTIME, "reading %s failed: %s", what,
 			    strerror(-err));
 	err = pa_sysfs_model(&s, rep);
 	pa_sysfs_clear(&s);
 	return err ? fail(e, PA_EXIT_RUNTIME, "%s", strerror(-err)) : 0;
+}
+
+static int from_lspci(const struct pa_load *l, struct pa_report *rep,
+		      struct pa_load_error *e)
+{
+	struct pa_lspci_extra extra;
+	struct pa_sysfs s;
+	char what[512];
+	int err = pa_lspci_read(l->lspci, &s, &extra, what, sizeof(what));
+
+	*rep = (struct pa_report){ 0 };
+	if (err == -ENOENT)
+		return fail(e, PA_EXIT_BAD_INPUT, "no PCI function in %s: expected lspci -xxxx output (lspci -vvvxxxx, -D or not, quoted or not) or a sosreport directory with proc/bus/pci",
+			    what);
+	if (err == -EFBIG)
+		return fail(e, PA_EXIT_BAD_INPUT, "%s: larger than %u MiB", what,
+			    PA_LSPCI_MAX >> 20);
+	if (err == -EINVAL)
+		return fail(e, PA_EXIT_BAD_INPUT, "%s: libpci could not read the dump", what);
+	if (err)
+		return fail(e, err == -ENOMEM ? PA_EXIT_RUNTIME : PA_EXIT_BAD_INPUT,
+			    "cannot read %s: %s", what, strerror(-err));
+	err = pa_lspci_model(&s, rep, what, sizeof(what));
+	pa_sysfs_clear(&s);
+	if (err) {
+		free(extra.cmdline);
+		if (err == -ENODATA)
+			return fail(e, PA_EXIT_BAD_INPUT, "%s: %s, not its capabilities (lspci -x, or lspci run without root): link and ACS would read as absent; capture lspci -xxxx as root",
+				    l->lspci, what);
+		return fail(e, PA_EXIT_RUNTIME, "%s", strerror(-err));
+	}
+	rep->info.iommu_unknown = !extra.iommu_known;
+	for (size_t i = 0; i < rep->ndevices; i++)
+		rep->devices[i].driver_unknown = !extra.drivers_known;
+	/* Unknown host facts are -1, not 0. */
+	pa_host_clear(&rep->host);
+	rep->host.cmdline = extra.cmdline;
+	return 0;
 }
 
 /* Without the module, pcieaudit's own path analysis answers. */
@@ -165,6 +208,20 @@ int pa_load_report(const struct pa_load *l, struct pa_report *rep,
 
 	if (l->input)
 		return from_snapshot(l->input, rep, e);
+	if (l->lspci) {
+		rc = from_lspci(l, rep, e);
+		if (rc)
+			return rc;
+		/* Of the host, only a sosreport's command line is known. */
+		rep->host.source = PA_SOURCE_LSPCI;
+		rep->has_host = true;
+		err = l->pairs ? infer_pairs(rep) : 0;
+		if (err) {
+			pa_report_clear(rep);
+			return fail(e, PA_EXIT_RUNTIME, "%s", strerror(-err));
+		}
+		return 0;
+	}
 	rc = l->sysfs ? from_sysfs(l, rep, e) : from_module(l, rep, e);
 	if (rc)
 		return rc;

@@ -14,6 +14,7 @@
 struct pa_load {
 	const char *input;		/* snapshot path, "-": standard input */
 	const char *sysfs;		/* sysfs root or fixture directory */
+	const char *lspci;		/* lspci -xxxx output or a sosreport */
 	const struct pa_addr *only;	/* report BDF; the module only */
 	bool pairs;	/* P2P pairs among topo's default devices */
 	bool host;	/* host facts from /proc and /sys */
@@ -29,8 +30,10 @@ struct pa_load_error {
 #define PA_SNAPSHOT_MAX (64u << 20)
 
 /*
- * Fills *rep from the module, unless input or sysfs says otherwise. A
- * snapshot brings its own pairs and host facts. Returns 0, or an exit code
+ * Fills *rep from the module, unless input, sysfs or lspci says otherwise.
+ * A snapshot brings its own pairs and host facts; an lspci dump has only
+ * configuration space (and a sosreport's command line): its host facts
+ * are unknown but for that. Returns 0, or an exit code
  * with e->msg set; *rep is then empty.
  */
 int pa_load_report(const struct pa_load *l, struct pa_report *rep,

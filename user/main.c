@@ -26,6 +26,7 @@
 #include "load.h"
 #include "monitor.h"
 #include "nl.h"
+#include "p2p_infer.h"
 #include "p2p_text.h"
 #include "pcinames.h"
 #include "policy.h"
@@ -54,9 +55,10 @@ struct options {
 	bool all;			/* topo --all */
 	size_t nbdfs;
 	struct pa_addr bdfs[MAX_BDFS];
-	/* report and check */
+	/* report, p2p, topo and check: where the report comes from */
 	const char *input;
 	const char *sysfs;
+	const char *lspci;
 	/* check */
 	const char *policy;
 	const char *profiles;
@@ -70,7 +72,7 @@ struct options {
 
 /* Which options a command takes, besides --json and --help. */
 #define OPT_ALL		(1u << 0)	/* --all */
-#define OPT_SOURCE	(1u << 1)	/* --input, --sysfs */
+#define OPT_SOURCE	(1u << 1)	/* --input, --sysfs, --lspci */
 #define OPT_CHECK	(1u << 2)	/* --policy, --profile, --format, ... */
 #define OPT_LISTEN	(1u << 3)	/* --listen */
 
@@ -101,24 +103,30 @@ static const struct command commands[] = {
 	  "host's facts: it is the snapshot 'check --input' reads.\n\n"
 	  "  --input FILE  print a snapshot (report --json) instead, '-' for stdin\n"
 	  "  --sysfs DIR   without the module: read sysfs and configuration\n"
-	  "                space under DIR (/sys, or a fixture's directory)\n" },
+	  "                space under DIR (/sys, or a fixture's directory)\n"
+	  "  --lspci FILE  from lspci -xxxx output (-vvv, -D, quoted in mail,\n"
+	  "                an nvidia-bug-report log) or a sosreport directory\n" },
 	{ "info", cmd_info, "[--json]",
 	  "module and kernel versions, features, IOMMU mode", 0, 0, 0,
 	  NULL },
-	{ "p2p", cmd_p2p, "[--json] A B",
-	  "P2P DMA from A to B: path, verdicts, remedy", 2, 2, 0,
+	{ "p2p", cmd_p2p, "[--json] [SOURCE] A B",
+	  "P2P DMA from A to B: path, verdicts, remedy", 2, 2, OPT_SOURCE,
 	  "A is the provider (the DMA target's memory), B the client; each is\n"
 	  "DDDD:BB:DD.F or BB:DD.F (domain 0000). Shows the path hop by hop\n"
 	  "with each bridge's ACS control and link, the kernel's and pcieaudit's\n"
 	  "verdicts, the narrowest link and, when P2P is not direct, the remedy.\n"
-	  "Exits 0 whenever the module answered, whatever the verdict.\n" },
-	{ "topo", cmd_topo, "[--json] [--all | BDF...]",
-	  "P2P topology matrix, nvidia-smi legend", 0, MAX_BDFS, OPT_ALL,
+	  "Exits 0 whenever the module answered, whatever the verdict.\n"
+	  "SOURCE is --input FILE, --sysfs DIR or --lspci FILE, as for report;\n"
+	  "without the module, pcieaudit's own path analysis gives the verdict.\n" },
+	{ "topo", cmd_topo, "[SOURCE] [--all | BDF...]",
+	  "P2P topology matrix, nvidia-smi legend", 0, MAX_BDFS,
+	  OPT_ALL | OPT_SOURCE,
 	  "By default GPUs and accelerators, NICs (InfiniBand too) and NVMe\n"
 	  "drives, VFs left out; --all takes every function without a\n"
 	  "subordinate bus, BDFs the functions named (at most 64). Cells read\n"
 	  "as in 'nvidia-smi topo -m' (X, PIX, PXB, PHB, NODE, SYS), marked with\n"
-	  "pcieaudit's P2P verdict and bandwidth traps; a legend follows.\n" },
+	  "pcieaudit's P2P verdict and bandwidth traps; a legend follows.\n"
+	  "SOURCE is --input FILE, --sysfs DIR or --lspci FILE, as for report.\n" },
 	{ "check", cmd_check, "[options]",
 	  "audit against the gpudirect, vfio and baseline profiles", 0, 0,
 	  OPT_SOURCE | OPT_CHECK,
@@ -128,6 +136,7 @@ static const struct command commands[] = {
 	  "  --policy FILE    a YAML policy: devices, rules, thresholds (see README)\n"
 	  "  --input FILE     check a snapshot (report --json) instead, '-' for stdin\n"
 	  "  --sysfs DIR      without the module: sysfs and configuration space\n"
+	  "  --lspci FILE     from lspci -xxxx output or a sosreport directory\n"
 	  "  --format F       text (default), json, prometheus (a node_exporter\n"
 	  "                   textfile), nfd (a Node Feature Discovery features.d file)\n"
 	  "  --json           the same as --format json\n"
@@ -226,6 +235,14 @@ static int finish_output(int err)
 	return err ? fail(err, &ei) : PA_EXIT_OK;
 }
 
+/* What the source found wrong in its input: on stderr, before the output,
+ * so a report from broken input never reads as a clean one. */
+static void print_warnings(const struct pa_report *rep)
+{
+	for (size_t i = 0; i < rep->warnings.n; i++)
+		fprintf(stderr, "%s: warning: %s\n", PA_PROG, rep->warnings.text[i]);
+}
+
 /* A failed load's message is worded already. */
 static int load_failed(const struct pa_load_error *e)
 {
@@ -236,7 +253,7 @@ static int load_failed(const struct pa_load_error *e)
 static int cmd_report(const struct options *opts)
 {
 	const struct pa_load l = {
-		.input = opts->input, .sysfs = opts->sysfs,
+		.input = opts->input, .sysfs = opts->sysfs, .lspci = opts->lspci,
 		.only = opts->nbdfs ? &opts->bdfs[0] : NULL,
 		.pairs = opts->json, .host = opts->json,
 	};
@@ -246,6 +263,7 @@ static int cmd_report(const struct options *opts)
 
 	if (pa_load_report(&l, &rep, &e))
 		return load_failed(&e);
+	print_warnings(&rep);
 	/* A snapshot keeps the names of the host it was taken on. */
 	if (!opts->input)
 		pa_names_fill(rep.devices, rep.ndevices);
@@ -295,6 +313,81 @@ static const char *absent_bdf(const struct pa_report *rep,
 	return buf;
 }
 
+static bool offline(const struct options *opts)
+{
+	return opts->input || opts->sysfs || opts->lspci;
+}
+
+/* A report from a file or sysfs, as the module would send it. */
+static int load_offline(const struct options *opts, struct pa_report *rep)
+{
+	const struct pa_load l = {
+		.input = opts->input, .sysfs = opts->sysfs, .lspci = opts->lspci,
+		.host = true,
+	};
+	struct pa_load_error e;
+
+	if (pa_load_report(&l, rep, &e))
+		return load_failed(&e);
+	print_warnings(rep);
+	if (!opts->input)
+		pa_names_fill(rep->devices, rep->ndevices);
+	return PA_EXIT_OK;
+}
+
+/* Keeps the pair a -> b of a snapshot's pairs, inferring it when absent;
+ * 0 or -ENOMEM. */
+static int keep_pair(struct pa_report *rep, const struct pa_addr *a,
+		     const struct pa_addr *b)
+{
+	struct pa_p2p *p2p = &rep->p2p;
+	struct pa_p2p_pair pair = { 0 };
+	size_t i;
+	int err;
+
+	for (i = 0; i < p2p->npairs; i++)
+		if (pa_addr_eq(&p2p->pairs[i].provider, a) &&
+		    pa_addr_eq(&p2p->pairs[i].client, b))
+			break;
+	if (i < p2p->npairs) {
+		pair = p2p->pairs[i];
+		p2p->pairs[i] = (struct pa_p2p_pair){ 0 };
+	} else {
+		err = pa_p2p_infer(rep, a, b, &pair);
+		if (err)
+			return err;
+	}
+	pa_p2p_clear(p2p);
+	err = pa_p2p_add(p2p, &pair);
+	if (err)
+		pa_p2p_pair_clear(&pair);
+	rep->has_p2p = !err;
+	return err;
+}
+
+static int p2p_offline(const struct options *opts)
+{
+	const struct pa_addr *a = &opts->bdfs[0], *b = &opts->bdfs[1];
+	char which[2 * PA_BDF_LEN + 4];
+	struct pa_report rep;
+	int rc = load_offline(opts, &rep), err;
+
+	if (rc)
+		return rc;
+	if (!pa_report_find(&rep, a) || !pa_report_find(&rep, b)) {
+		fprintf(stderr, "%s: no function %s in the input\n", PA_PROG,
+			absent_bdf(&rep, a, b, which));
+		pa_report_clear(&rep);
+		return PA_EXIT_NO_DEVICE;
+	}
+	err = keep_pair(&rep, a, b);
+	if (!err)
+		err = opts->json ? pa_json_p2p(stdout, &rep)
+				 : pa_text_p2p(stdout, &rep, &rep.p2p.pairs[0]);
+	pa_report_clear(&rep);
+	return finish_output(err);
+}
+
 static int cmd_p2p(const struct options *opts)
 {
 	const struct pa_addr *a = &opts->bdfs[0], *b = &opts->bdfs[1];
@@ -304,6 +397,8 @@ static int cmd_p2p(const struct options *opts)
 	struct pa_nl *nl;
 	int err;
 
+	if (offline(opts))
+		return p2p_offline(opts);
 	err = pa_nl_open(&nl, &ei);
 	if (err)
 		return fail(err, &ei);
@@ -351,6 +446,41 @@ static int fetch_topo(struct pa_nl *nl, const struct options *opts,
 	return err ? err : pa_fetch_topo_pairs(nl, topo, rep);
 }
 
+/* The matrix from pcieaudit's own analysis, a snapshot's pairs kept. */
+static int topo_offline(const struct options *opts)
+{
+	struct pa_topo topo = { 0 };
+	struct pa_addr *addrs = NULL;
+	char bdf[PA_BDF_LEN];
+	struct pa_report rep;
+	size_t missing = 0;
+	int rc = load_offline(opts, &rep), err;
+
+	if (rc)
+		return rc;
+	err = pa_topo_select(&rep, selection(opts), opts->bdfs, opts->nbdfs,
+			     &topo, &missing);
+	if (err == -ENODEV) {
+		pa_bdf_format(&opts->bdfs[missing], bdf);
+		fprintf(stderr, "%s: no function %s in the input\n", PA_PROG, bdf);
+		pa_topo_clear(&topo);
+		pa_report_clear(&rep);
+		return PA_EXIT_NO_DEVICE;
+	}
+	if (!err)
+		err = pa_topo_addrs(&topo, &addrs);
+	if (!err)
+		err = pa_p2p_fill(&rep, addrs, topo.n);
+	free(addrs);
+	rep.has_p2p = !err;
+	if (!err)
+		err = opts->json ? pa_json_topo(stdout, &rep, &topo)
+				 : pa_text_topo(stdout, &rep, &topo);
+	pa_topo_clear(&topo);
+	pa_report_clear(&rep);
+	return finish_output(err);
+}
+
 static int cmd_topo(const struct options *opts)
 {
 	struct pa_errinfo ei = { 0 };
@@ -360,6 +490,8 @@ static int cmd_topo(const struct options *opts)
 	struct pa_nl *nl;
 	int err;
 
+	if (offline(opts))
+		return topo_offline(opts);
 	err = pa_nl_open(&nl, &ei);
 	if (err)
 		return fail(err, &ei);
@@ -470,6 +602,8 @@ static const char *source_of(const struct options *opts, char *buf,
 			 opts->input : "standard input");
 	else if (opts->sysfs)
 		snprintf(buf, len, "sysfs %s", opts->sysfs);
+	else if (opts->lspci)
+		snprintf(buf, len, "lspci dump %s", opts->lspci);
 	else
 		snprintf(buf, len, "the module");
 	return buf;
@@ -524,7 +658,7 @@ static int write_check(const struct options *opts, const struct pa_report *rep,
 static int cmd_check(const struct options *opts)
 {
 	const struct pa_load l = {
-		.input = opts->input, .sysfs = opts->sysfs,
+		.input = opts->input, .sysfs = opts->sysfs, .lspci = opts->lspci,
 		.pairs = true, .host = true,
 	};
 	const struct pa_load lp = { .input = opts->previous };
@@ -551,6 +685,7 @@ static int cmd_check(const struct options *opts)
 		return rc;
 	}
 	rep.previous = opts->previous ? &prev : NULL;
+	print_warnings(&rep);
 	rc = pa_check_run(&rep, &pol, &c);
 	if (rc)
 		rc = fail(rc, &(struct pa_errinfo){ .op = "check" });
@@ -620,11 +755,11 @@ static int check_arguments(const struct command *cmd,
 	if (opts->all && opts->nbdfs)
 		return usage_error("%s takes --all or PCI addresses, not both",
 				   cmd->name);
-	if (opts->input && opts->sysfs)
-		return usage_error("%s takes --input or --sysfs, not both",
+	if (!!opts->input + !!opts->sysfs + !!opts->lspci > 1)
+		return usage_error("%s takes one of --input, --sysfs and --lspci",
 				   cmd->name);
-	if ((opts->input || opts->sysfs) && opts->nbdfs)
-		return usage_error("%s BDF reads the module only; --input and --sysfs report every function",
+	if (offline(opts) && opts->nbdfs && cmd->fn == cmd_report)
+		return usage_error("%s BDF reads the module only; --input, --sysfs and --lspci report every function",
 				   cmd->name);
 	if (opts->format && opts->json && strcmp(opts->format, "json"))
 		return usage_error("--json and --format %s contradict each other",
@@ -644,6 +779,7 @@ static const struct {
 } value_options[] = {
 	{ "--input", OPT_SOURCE, offsetof(struct options, input) },
 	{ "--sysfs", OPT_SOURCE, offsetof(struct options, sysfs) },
+	{ "--lspci", OPT_SOURCE, offsetof(struct options, lspci) },
 	{ "--policy", OPT_CHECK, offsetof(struct options, policy) },
 	{ "--previous", OPT_CHECK, offsetof(struct options, previous) },
 	{ "--profile", OPT_CHECK, offsetof(struct options, profiles) },

@@ -2,6 +2,8 @@
 #include "model.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/pcieaudit.h>
@@ -113,6 +115,69 @@ void pa_report_clear(struct pa_report *rep)
 	rep->has_p2p = false;
 	pa_host_clear(&rep->host);
 	rep->has_host = false;
+	pa_warnings_clear(&rep->warnings);
+}
+
+const char *pa_device_acs_unknown(const struct pa_device *dev)
+{
+	if (dev->config_unreadable)
+		return "configuration space not readable now (D3cold or gone)";
+	if (dev->no_extended_config && !dev->has_acs)
+		return "no extended configuration space in the input";
+	return NULL;
+}
+
+const char *pa_device_link_unknown(const struct pa_device *dev)
+{
+	return dev->config_unreadable ?
+	       "configuration space not readable now (D3cold or gone)" : NULL;
+}
+
+int pa_warn(struct pa_warnings *w, const char *fmt, ...)
+{
+	char **more = realloc(w->text, (w->n + 1) * sizeof(*more));
+	va_list ap;
+	int len;
+
+	if (!more)
+		return -ENOMEM;
+	w->text = more;
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	more[w->n] = len < 0 ? NULL : malloc((size_t)len + 1);
+	if (!more[w->n])
+		return -ENOMEM;
+	va_start(ap, fmt);
+	vsnprintf(more[w->n], (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	w->n++;
+	return 0;
+}
+
+int pa_warnings_move(struct pa_warnings *to, struct pa_warnings *from)
+{
+	char **more;
+
+	if (!from->n)
+		return 0;
+	more = realloc(to->text, (to->n + from->n) * sizeof(*more));
+	if (!more)
+		return -ENOMEM;
+	memcpy(more + to->n, from->text, from->n * sizeof(*more));
+	to->text = more;
+	to->n += from->n;
+	free(from->text);
+	*from = (struct pa_warnings){ 0 };
+	return 0;
+}
+
+void pa_warnings_clear(struct pa_warnings *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		free(w->text[i]);
+	free(w->text);
+	*w = (struct pa_warnings){ 0 };
 }
 
 /* Room for one more element. Arrays only grow through here from empty, so

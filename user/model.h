@@ -88,9 +88,16 @@ struct pa_device {
 	int pcie_type;			/* PCI_EXP_TYPE_*, -1 for conventional PCI */
 	int32_t numa_node;		/* -1 when unknown */
 	char *driver;			/* NULL when unbound */
+	/* The source cannot tell the driver (lspci -xxxx without -v). */
+	bool driver_unknown;
 
 	bool has_upstream;
 	struct pa_addr upstream;
+	/* The root bus of the host bridge above, where the source names it
+	 * (sysfs's "pciDDDD:BB"): it holds even when bridges between are
+	 * missing from the input. devfn is 0. */
+	bool has_root_bus;
+	struct pa_addr root_bus;
 	bool has_pf;
 	struct pa_addr pf;
 	bool has_secondary_bus;
@@ -108,6 +115,11 @@ struct pa_device {
 	 * are then unknown, not absent, though has_acs and has_link are
 	 * false. Older modules and snapshots never set it. */
 	bool config_unreadable;
+	/* The input held the 256 bytes of standard configuration space of
+	 * a PCIe function, not its extended space (lspci -xxx, a truncated
+	 * copy): ACS and SR-IOV are then unknown, not absent. The module
+	 * and full captures never set it. */
+	bool no_extended_config;
 	/* From sysfs, never from the module. */
 	struct pa_aer aer;
 	/* From the module's sampler; older modules and sysfs have none. */
@@ -118,6 +130,19 @@ struct pa_device {
 	char *vendor_name;
 	char *device_name;
 	char *class_name;
+};
+
+/* Why dev's ACS, or its link registers, are unknown: NULL when they are
+ * known (present or absent). */
+const char *pa_device_acs_unknown(const struct pa_device *dev);
+const char *pa_device_link_unknown(const struct pa_device *dev);
+
+/* Problems of the input that do not stop a report: a function whose
+ * parent bridge is missing, a link that could not be read. Each line names
+ * the function and what is missing. */
+struct pa_warnings {
+	char **text;
+	size_t n;
 };
 
 struct pa_group {
@@ -138,12 +163,16 @@ struct pa_info {
 	/* The kernel whose P2P DMA rules the module's own analysis models,
 	 * "Linux X.Y"; NULL from a module that does not say, or sysfs. */
 	char *p2p_rules;
+	/* The source cannot see IOMMU groups, their domains or the IOMMU's
+	 * mode (an lspci dump): all are unknown, not absent. */
+	bool iommu_unknown;
 };
 
 /* Where a report came from; check and snapshots keep it. */
 enum pa_host_source {
 	PA_SOURCE_MODULE = 1,	/* the kernel module */
 	PA_SOURCE_SYSFS,	/* sysfs and configuration space, no module */
+	PA_SOURCE_LSPCI,	/* an lspci -xxxx dump or a sosreport */
 };
 
 /*
@@ -225,6 +254,8 @@ struct pa_report {
 	/* Set for reports meant for check: report --json and check itself. */
 	bool has_host;
 	struct pa_host host;
+	/* What the source found wrong or missing in its input. */
+	struct pa_warnings warnings;
 	/* An earlier report of the same host, for rules over time (check
 	 * --previous); not owned, NULL when none. */
 	const struct pa_report *previous;
@@ -278,6 +309,12 @@ const struct pa_device *pa_report_upstream(const struct pa_report *rep,
 
 /* Orders PCI addresses as the kernel does: domain, bus, devfn. */
 int pa_addr_cmp(const struct pa_addr *a, const struct pa_addr *b);
+
+__attribute__((format(printf, 2, 3)))
+int pa_warn(struct pa_warnings *w, const char *fmt, ...);
+void pa_warnings_clear(struct pa_warnings *w);
+/* Appends what *from holds to *to, leaving *from empty; 0 or -ENOMEM. */
+int pa_warnings_move(struct pa_warnings *to, struct pa_warnings *from);
 
 void pa_addr_list_clear(struct pa_addr_list *list);
 int pa_addr_list_add(struct pa_addr_list *list, const struct pa_addr *addr);

@@ -72,8 +72,8 @@ static void print_acs_ctl(FILE *f, const struct pa_device *dev, bool redirects)
 {
 	char flags[PA_ACS_TEXT_LEN];
 
-	if (dev->config_unreadable) {
-		fprintf(f, INDENT "ACS: unknown: not readable now\n");
+	if (pa_device_acs_unknown(dev)) {
+		fprintf(f, INDENT "ACS: unknown: %s\n", pa_device_acs_unknown(dev));
 		return;
 	}
 	if (!dev->has_acs) {
@@ -139,6 +139,10 @@ static void print_kernel_verdict(FILE *f, const struct pa_p2p_pair *p)
 	case PCIEAUDIT_P2P_KERNEL_WITHHELD_UNSAFE:
 		fprintf(f, "withheld: the provider has P2P memory, and this kernel would allocate under rcu_read_lock() (fixed in 6.9)\n");
 		break;
+	case 0:
+		/* Not asked: a snapshot, sysfs or an lspci dump. */
+		fprintf(f, "no answer: not asked (no module)\n");
+		break;
 	default:
 		fprintf(f, "unknown answer (status %u)\n", p->kernel_status);
 		break;
@@ -166,6 +170,10 @@ static void print_map(FILE *f, const struct pa_report *rep,
 		break;
 	case PCIEAUDIT_P2P_MAP_NOT_SUPPORTED:
 		fprintf(f, "not supported");
+		break;
+	case 0:
+		fprintf(f, "unknown: through the root complex, which only the CPU and the kernel's host bridge whitelist decide; distance %d",
+			p->distance);
 		break;
 	default:
 		fprintf(f, "unknown map type %u, distance %d", p->map,
@@ -250,6 +258,9 @@ static void print_host_rule(FILE *f, const struct pa_p2p_pair *p)
 		fprintf(f, "refused: not an AMD Zen CPU, host bridge %s not whitelisted\n",
 			ids);
 		break;
+	case 0:
+		fprintf(f, "unknown: the CPU or the kernel's whitelist is not in the input\n");
+		break;
 	default:
 		fprintf(f, "unknown rule %u\n", p->host_rule);
 		break;
@@ -277,7 +288,7 @@ static void print_rate(FILE *f, const struct pa_report *rep,
 
 	if (!dev || !dev->has_link)
 		return;
-	pa_link_decode(&dev->link, &st);
+	pa_device_link_state(dev, &st);
 	pa_link_format_speed(st.speed, speed);
 	pa_link_format_speed(st.max_speed, max);
 	fprintf(f, " (%s x%u, max %s x%u%s)", speed, st.width, max,

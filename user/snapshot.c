@@ -480,6 +480,9 @@ static int parse_power(struct ctx *c, json_object *obj, const char *path,
 		err = optional_bool(c, obj, path, "config_readable", &readable);
 	d->config_unreadable = (!err && readable == 0) ||
 			       (d->flags & PCIEAUDIT_DEV_F_DISCONNECTED);
+	if (!err)
+		err = optional_bool(c, obj, path, "extended_config_read", &readable);
+	d->no_extended_config = !err && readable == 0;
 	return err;
 }
 
@@ -979,6 +982,9 @@ static int parse_root(struct ctx *c, json_object *root)
 		err = parse_host(c, root);
 	if (err)
 		return err;
+	/* An lspci dump never shows the IOMMU: its absence is unknown. */
+	c->rep->info.iommu_unknown = c->rep->has_host &&
+				     c->rep->host.source == PA_SOURCE_LSPCI;
 	pa_report_sort(c->rep);
 	pa_p2p_sort(&c->rep->p2p);
 	err = check_devices(c);

@@ -2,6 +2,7 @@
 #include "sysfs_model.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/pcieaudit.h>
@@ -65,27 +66,72 @@ static uint32_t id(const struct pa_sysfs_dev *d, int attr, uint32_t fallback,
 	return number(d->attrs[attr], 0, max, &v) ? (uint32_t)v : fallback;
 }
 
+/* The path's components before the device's own, trailing slashes
+ * ignored: a copy made with "cp -r dir/" keeps them. */
+static size_t path_len(const char *path)
+{
+	size_t n = strlen(path);
+
+	while (n && path[n - 1] == '/')
+		n--;
+	return n;
+}
+
+/* The component of path[0, end) that ends at end. */
+static bool component_before(const char *path, size_t end, struct pa_addr *addr,
+			     size_t *start_out)
+{
+	char name[PA_BDF_LEN + 1];
+	size_t start = end;
+
+	while (start && path[start - 1] != '/')
+		start--;
+	*start_out = start;
+	if (end - start >= sizeof(name))
+		return false;
+	memcpy(name, path + start, end - start);
+	name[end - start] = '\0';
+	return pa_bdf_parse(name, addr) == 0;
+}
+
 /* The last BDF of the path before the device's own: its parent bridge.
  * A function on a root bus has a "pciDDDD:BB" host bridge there. */
 static bool parent_of(const char *path, struct pa_addr *up)
 {
-	const char *end = path ? strrchr(path, '/') : NULL;
-	const char *start;
-	char name[PA_BDF_LEN + 1];
+	size_t end, start;
+	struct pa_addr self;
 
-	if (!end)
+	if (!path)
 		return false;
-	for (start = end; start > path && start[-1] != '/'; start--)
-		;
-	if ((size_t)(end - start) >= sizeof(name))
+	end = path_len(path);
+	component_before(path, end, &self, &start);
+	if (!start)
 		return false;
-	memcpy(name, start, (size_t)(end - start));
-	name[end - start] = '\0';
-	return pa_bdf_parse(name, up) == 0;
+	return component_before(path, start - 1, up, &start);
+}
+
+/* "pciDDDD:BB", the path's first component: the host bridge's root bus. */
+static bool root_bus_of(const char *path, struct pa_addr *root)
+{
+	unsigned int domain, bus;
+	int n = 0;
+
+	/* Domains above 0xffff (VMD) print with more digits. */
+	if (!path || sscanf(path, "pci%8x:%2x%n", &domain, &bus, &n) != 2 ||
+	    (path[n] != '/' && path[n]))
+		return false;
+	*root = (struct pa_addr){ .domain = domain, .bus = (uint8_t)bus };
+	return true;
 }
 
 static void fill_from_config(const struct pa_config *c, struct pa_device *d)
 {
+	/* All ones is no device: its type and registers are unknown. */
+	if (c->all_ones) {
+		d->config_unreadable = true;
+		return;
+	}
+	d->no_extended_config = c->no_extended;
 	d->pcie_type = c->pcie_type;
 	d->flags = (c->pcie_type >= 0 ? PCIEAUDIT_DEV_F_PCIE : 0) |
 		   (c->multifunction ? PCIEAUDIT_DEV_F_MULTIFUNCTION : 0) |
@@ -160,6 +206,7 @@ static int device_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 	d->numa_node = number(s->attrs[PA_ATTR_NUMA_NODE], -1, 0xffff, &numa) ?
 		       (int32_t)numa : -1;
 	d->has_upstream = parent_of(s->path, &d->upstream);
+	d->has_root_bus = root_bus_of(s->path, &d->root_bus);
 	d->has_pf = bdf_text(s->physfn, &d->pf);
 	if (d->has_pf)
 		d->flags |= PCIEAUDIT_DEV_F_VIRTFN;
@@ -197,6 +244,50 @@ static void derive_info(struct pa_report *rep)
 		in->iommu_strict = PCIEAUDIT_IOMMU_STRICT_STRICT;
 }
 
+/* What the input lacks for this function, said once per function. */
+static int check_input(struct pa_report *rep, const struct pa_sysfs_dev *s,
+		       const struct pa_device *d)
+{
+	struct pa_warnings *w = &rep->warnings;
+	const char *name = s->name;
+	struct pa_addr self;
+	size_t start;
+
+	if (s->path && path_len(s->path) != strlen(s->path))
+		return pa_warn(w, "%s: its sysfs path ends in '/' (%s): read as without it",
+			       name, s->path);
+	if (s->path && (!component_before(s->path, strlen(s->path), &self, &start) ||
+			!pa_addr_eq(&self, &d->addr)))
+		return pa_warn(w, "%s: its sysfs path %s does not end in its own address: its parent bridge is unknown",
+			       name, s->path);
+	if (d->config_unreadable)
+		return pa_warn(w, "%s: configuration space reads all ones (D3cold or gone): its type, link and ACS are unknown",
+			       name);
+	if (d->no_extended_config)
+		return pa_warn(w, "%s: a PCIe function with 256 bytes of configuration space, no extended space: its ACS is unknown",
+			       name);
+	return 0;
+}
+
+/* Every bridge the input names as a parent should be in it. */
+static int check_parents(struct pa_report *rep)
+{
+	char bdf[PA_BDF_LEN], up[PA_BDF_LEN];
+	int err = 0;
+
+	for (size_t i = 0; !err && i < rep->ndevices; i++) {
+		const struct pa_device *d = &rep->devices[i];
+
+		if (!d->has_upstream || pa_report_find(rep, &d->upstream))
+			continue;
+		pa_bdf_format(&d->addr, bdf);
+		pa_bdf_format(&d->upstream, up);
+		err = pa_warn(&rep->warnings, "%s: its parent bridge %s is not in the input: the path above it is incomplete",
+			      bdf, up);
+	}
+	return err;
+}
+
 static int add_device(struct pa_report *rep, const struct pa_sysfs_dev *s)
 {
 	struct pa_device d = { .pcie_type = -1, .numa_node = -1 };
@@ -205,6 +296,8 @@ static int add_device(struct pa_report *rep, const struct pa_sysfs_dev *s)
 	if (!bdf_text(s->name, &d.addr))
 		return 0;
 	err = device_of(s, &d);
+	if (!err)
+		err = check_input(rep, s, &d);
 	if (!err)
 		err = pa_report_add_device(rep, &d);
 	if (err)
@@ -232,5 +325,8 @@ int pa_sysfs_model(const struct pa_sysfs *s, struct pa_report *rep)
 	}
 	derive_info(rep);
 	pa_report_sort(rep);
-	return 0;
+	err = check_parents(rep);
+	if (err)
+		pa_report_clear(rep);
+	return err;
 }

@@ -17,6 +17,8 @@
 /* Configuration space, and more than any attribute or cpuinfo needs. */
 #define CONFIG_MAX	4096
 #define TEXT_MAX	(256 * 1024)
+/* Standard configuration space: the capability list lives in it. */
+#define PA_CONFIG_MIN	256
 
 /* The file at dirfd/name, NUL-terminated; NULL when unreadable. */
 static char *read_at(int dirfd, const char *name, size_t max, size_t *len,
@@ -95,6 +97,10 @@ static int read_config(int fd, struct pa_sysfs_dev *d)
 	/* Unprivileged readers get the first 64 bytes of a larger file. */
 	if (buf && d->config_len == 64 && size > 64)
 		return -EACCES;
+	/* A copy made without root holds the 64-byte header alone: every
+	 * capability would read as absent. Refused, as the live case. */
+	if (!buf || d->config_len < PA_CONFIG_MIN)
+		return -ENODATA;
 	return 0;
 }
 
@@ -108,6 +114,8 @@ static int read_device(int devdir, const char *name, bool fixture,
 		return -errno;
 	d->name = strdup(name);
 	d->path = fixture ? text_at(fd, "sysfs_path") : path_of_link(devdir, name);
+	if (d->path)
+		d->path[strcspn(d->path, "\n")] = '\0';
 	err = read_config(fd, d);
 	for (int a = 0; a < PA_NATTRS; a++)
 		d->attrs[a] = text_at(fd, pa_sysfs_attr_names[a]);

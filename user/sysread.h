@@ -21,7 +21,8 @@
  *     iommu_group as links or as files holding the name.
  * The kernel release is read only when root is the running host's /sys.
  * Returns 0, -ENOENT when root holds neither layout, -EACCES when
- * configuration space reads stop at 64 bytes (unprivileged), or another
+ * configuration space reads stop at 64 bytes (unprivileged), -ENODATA
+ * when a copy's config file is missing or shorter than 256 bytes, or another
  * negative errno; *what then names the file.
  */
 int pa_sysfs_read(const char *root, struct pa_sysfs *s, char *what,

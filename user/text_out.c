@@ -44,6 +44,10 @@ static const char *type_label(const struct pa_device *dev)
 		[PCI_EXP_TYPE_RC_EC]		= "RC Event Collector",
 	};
 
+	/* The module keeps the type of a function gone silent; raw
+	 * configuration space reading all ones has none. */
+	if (dev->pcie_type < 0 && dev->config_unreadable)
+		return "Unreadable Function";
 	if (dev->pcie_type < 0)
 		return dev->flags & PCIEAUDIT_DEV_F_BRIDGE ? "PCI Bridge" : "PCI Device";
 	if ((size_t)dev->pcie_type < ARRAY_SIZE(labels) && labels[dev->pcie_type])
@@ -64,6 +68,8 @@ void pa_text_device_line(FILE *f, const struct pa_device *dev)
 		or_text(dev->device_name, "unknown device"));
 	if (dev->driver)
 		fprintf(f, " (driver %s, ", dev->driver);
+	else if (dev->driver_unknown)
+		fprintf(f, " (driver unknown, ");
 	else
 		fprintf(f, " (no driver, ");
 	if (dev->numa_node >= 0)
@@ -123,6 +129,10 @@ static void print_acs(FILE *f, const char *indent, const struct pa_device *dev)
 
 	if (print_unreadable(f, indent, "ACS", dev))
 		return;
+	if (pa_device_acs_unknown(dev)) {
+		fprintf(f, "%sACS: unknown: %s\n", indent, pa_device_acs_unknown(dev));
+		return;
+	}
 	if (!dev->has_acs) {
 		fprintf(f, "%sACS: none\n", indent);
 		return;
@@ -152,7 +162,7 @@ void pa_text_link(FILE *f, const char *indent, const struct pa_device *dev,
 	} else if (!dev->has_link) {
 		fprintf(f, "none");
 	} else {
-		pa_link_decode(&dev->link, &st);
+		pa_device_link_state(dev, &st);
 		pa_link_format_speed(st.speed, speed);
 		pa_link_format_speed(st.max_speed, max);
 		pa_link_format_speed(st.target_speed, target);
@@ -171,10 +181,15 @@ void pa_text_link(FILE *f, const char *indent, const struct pa_device *dev,
 	fprintf(f, "%s%s\n", note ? ", " : "", note ? note : "");
 }
 
-static void print_iommu(FILE *f, const char *indent, const struct pa_device *dev)
+static void print_iommu(FILE *f, const char *indent, const struct pa_device *dev,
+			bool unknown)
 {
 	const struct pa_iommu *io = &dev->iommu;
 
+	if (!dev->has_iommu && unknown) {
+		fprintf(f, "%sIOMMU: unknown: not in the input\n", indent);
+		return;
+	}
 	if (!dev->has_iommu) {
 		fprintf(f, "%sIOMMU: none\n", indent);
 		return;
@@ -210,13 +225,13 @@ static void print_history(FILE *f, const char *indent,
 }
 
 static void print_details(FILE *f, const char *indent,
-			  const struct pa_device *dev)
+			  const struct pa_device *dev, bool iommu_unknown)
 {
 	print_sriov(f, indent, dev);
 	print_power(f, indent, dev);
 	print_acs(f, indent, dev);
 	pa_text_link(f, indent, dev, NULL);
-	print_iommu(f, indent, dev);
+	print_iommu(f, indent, dev, iommu_unknown);
 	print_aer(f, indent, dev);
 	print_history(f, indent, dev);
 }
@@ -258,7 +273,7 @@ static void print_subtree(struct tree *t, size_t i, size_t plen, bool last)
 	memcpy(t->prefix + plen, last ? BLANK : PIPE, STEP);
 	child = next_child(t, i, 0);
 	memcpy(t->prefix + plen + STEP, child != NONE ? PIPE : BLANK, STEP + 1);
-	print_details(t->f, t->prefix, dev);
+	print_details(t->f, t->prefix, dev, t->rep->info.iommu_unknown);
 
 	while (child != NONE) {
 		bool last_child = next_child(t, i, child + 1) == NONE;
@@ -336,6 +351,8 @@ static void print_groups(FILE *f, const struct pa_report *rep)
 
 static const char *iommu_mode_text(const struct pa_info *info)
 {
+	if (info->iommu_unknown)
+		return "unknown (not in the input)";
 	if (pa_info_iommu_not_built(info))
 		return "not built (CONFIG_IOMMU_API off)";
 	if (!(info->features & PCIEAUDIT_F_IOMMU_PRESENT))
@@ -360,8 +377,12 @@ static void print_header(FILE *f, const struct pa_info *info)
 		or_text(info->kernel_release, "?"), iommu_mode_text(info));
 	if (strict && (info->features & PCIEAUDIT_F_IOMMU_PRESENT))
 		fprintf(f, " (%s)", strict);
-	fprintf(f, ", %u PCI functions, %u IOMMU groups\n", info->device_count,
-		info->group_count);
+	if (info->iommu_unknown)
+		fprintf(f, ", %u PCI functions, IOMMU groups unknown\n",
+			info->device_count);
+	else
+		fprintf(f, ", %u PCI functions, %u IOMMU groups\n",
+			info->device_count, info->group_count);
 }
 
 static int status(FILE *f)

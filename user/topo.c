@@ -37,6 +37,11 @@ bool pa_host_bridge(const struct pa_report *rep, const struct pa_addr *addr,
 {
 	const struct pa_device *dev = pa_report_find(rep, addr);
 
+	/* The source's own word beats a walk through missing bridges. */
+	if (dev && dev->has_root_bus) {
+		*root = dev->root_bus;
+		return true;
+	}
 	/* Bounded: corrupt upstream links could form a cycle. */
 	for (size_t steps = 0; dev && steps <= rep->ndevices; steps++) {
 		if (!dev->has_upstream) {

@@ -978,8 +978,8 @@ static void help_and_version(void **state)
 	assert_true(strncmp(r.out, "Usage: pcieaudit-cli", 20) == 0);
 	assert_contains(r.out, "  report ");
 	assert_contains(r.out, "  info ");
-	assert_contains(r.out, "  p2p      [--json] A B ");
-	assert_contains(r.out, "  topo     [--json] [--all | BDF...] ");
+	assert_contains(r.out, "  p2p      [--json] [SOURCE] A B ");
+	assert_contains(r.out, "  topo     [SOURCE] [--all | BDF...] ");
 	assert_contains(r.out, "  check    [options] ");
 	assert_contains(r.out, "  monitor  [--json] ");
 	assert_contains(r.out, "  exporter [--listen ADDR:PORT] ");
@@ -1000,13 +1000,13 @@ static void help_and_version(void **state)
 
 	r = run("p2p", "--help");
 	assert_int_equal(r.rc, PA_EXIT_OK);
-	assert_contains(r.out, "Usage: pcieaudit-cli p2p [--json] A B\n");
+	assert_contains(r.out, "Usage: pcieaudit-cli p2p [--json] [SOURCE] A B\n");
 	assert_contains(r.out, "Exits 0 whenever the module answered");
 	release(&r);
 
 	r = run("topo", "-h");
 	assert_int_equal(r.rc, PA_EXIT_OK);
-	assert_contains(r.out, "Usage: pcieaudit-cli topo [--json] [--all | BDF...]\n");
+	assert_contains(r.out, "Usage: pcieaudit-cli topo [SOURCE] [--all | BDF...]\n");
 	release(&r);
 
 	r = run("info", "-h");
@@ -1407,7 +1407,7 @@ static void p2p_usage(void **state)
 	(void)state;
 	fake.respond = kernel_server;
 	expect_failure(run("p2p", "03:00.0"), PA_EXIT_USAGE,
-		       "p2p needs 2 PCI addresses: p2p [--json] A B");
+		       "p2p needs 2 PCI addresses: p2p [--json] [SOURCE] A B");
 	expect_failure(run("p2p", "03:00.0", "04:00.0", "05:00.0"),
 		       PA_EXIT_USAGE, "unexpected argument '05:00.0' for p2p");
 	expect_failure(run("p2p", "03:00.0", "4:0.9"), PA_EXIT_USAGE,
@@ -1710,7 +1710,7 @@ static void check_usage(void **state)
 	expect_failure(run("check", "--format", "xml"), PA_EXIT_USAGE,
 		       "unknown format 'xml'");
 	expect_failure(run("check", "--input", "a", "--sysfs", "b"), PA_EXIT_USAGE,
-		       "check takes --input or --sysfs, not both");
+		       "check takes one of --input, --sysfs and --lspci");
 	expect_failure(run("check", "--input"), PA_EXIT_USAGE, "--input needs a value");
 	expect_failure(run("check", "--output="), PA_EXIT_USAGE, "--output needs a value");
 	expect_failure(run("check", "--policy", "a", "--policy", "b"), PA_EXIT_USAGE,
@@ -1725,8 +1725,10 @@ static void check_usage(void **state)
 		       "--profile names no profile");
 	expect_failure(run("report", "--policy", "p.yaml"), PA_EXIT_USAGE,
 		       "unknown option '--policy' for report");
-	expect_failure(run("topo", "--input", "x.json"), PA_EXIT_USAGE,
-		       "unknown option '--input' for topo");
+	expect_failure(run("info", "--input", "x.json"), PA_EXIT_USAGE,
+		       "unknown option '--input' for info");
+	expect_failure(run("topo", "--lspci", "a", "--input", "b"), PA_EXIT_USAGE,
+		       "topo takes one of --input, --sysfs and --lspci");
 	expect_failure(run("report", "01:00.0", "--input", "x.json"), PA_EXIT_USAGE,
 		       "report BDF reads the module only");
 	assert_int_equal(fake.dos[PCIEAUDIT_CMD_INFO_GET], 0);

@@ -173,7 +173,7 @@ static void device_keys(void **state)
 		"vendor_name", "device_name", "pcie_type", "multifunction",
 		"virtfn", "physfn", "bridge", "disconnected", "pf",
 		"secondary_bus", "upstream", "numa_node", "driver",
-		"power_state", "config_readable", "acs", "link", "iommu",
+		"power_state", "config_readable", "extended_config_read", "acs", "link", "iommu",
 		"aer", "link_history",
 	};
 

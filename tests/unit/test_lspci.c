@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --lspci input: lspci -xxxx text as people paste it (quoted in mail,
+ * indented, mixed with -vvv, with or without -D, two dumps in one log)
+ * reduced to what libpci's dump reader takes, and the tree from the
+ * bridges' bus numbers, a filtered capture warned about.
+ */
+#include "testutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <linux/pci_regs.h>
+
+#include "bdf.h"
+#include "lspci_model.h"
+#include "lspci_read.h"
+#include "lspci_text.h"
+
+/* 16 hex lines of 16 bytes: 256 bytes of a bridge or an endpoint. */
+static void hex_lines(char *buf, size_t len, const char *prefix, bool bridge,
+		      unsigned int secondary, unsigned int subordinate)
+{
+	uint8_t c[256] = { 0x86, 0x80, 0x01, 0x34 };
+	size_t used = 0;
+
+	c[PCI_HEADER_TYPE] = bridge ? PCI_HEADER_TYPE_BRIDGE : 0;
+	c[PCI_SECONDARY_BUS] = bridge ? (uint8_t)secondary : 0;
+	c[PCI_SUBORDINATE_BUS] = bridge ? (uint8_t)subordinate : 0;
+	for (unsigned int off = 0; off < 256; off += 16) {
+		used += (size_t)snprintf(buf + used, len - used, "%s%02x:", prefix, off);
+		for (unsigned int k = 0; k < 16; k++)
+			used += (size_t)snprintf(buf + used, len - used, " %02x",
+						 c[off + k]);
+		used += (size_t)snprintf(buf + used, len - used, "\n");
+	}
+}
+
+static void normalise(const char *text, struct pa_lspci_text *t)
+{
+	assert_int_equal(pa_lspci_normalise(text, strlen(text), t), 0);
+}
+
+/* Quoted twice in mail, no domain, -vvv between header and hex. */
+static void quoted_mail(void **state)
+{
+	char hex[4096], text[8192];
+	struct pa_lspci_text t;
+
+	(void)state;
+	hex_lines(hex, sizeof(hex), "> > ", false, 0, 0);
+	snprintf(text, sizeof(text),
+		 "Hi, here is the output you asked for:\n"
+		 "> > 02:00.0 VGA compatible controller: NVIDIA Corporation Device 2335 (rev a1)\n"
+		 "> > \tSubsystem: NVIDIA Corporation Device 17ce\n"
+		 "> > \tControl: I/O- Mem+ BusMaster+\n"
+		 "> > \tCapabilities: [60] Express (v2) Endpoint, MSI 00\n"
+		 "> > \tKernel driver in use: nvidia\n"
+		 "> > \tNUMA node: 1\n"
+		 "> > \tIOMMU group: 42\n"
+		 "%s> >\n> Thanks\n", hex);
+	normalise(text, &t);
+	assert_int_equal(t.nfunctions, 1);
+	assert_non_null(strstr(t.dump, "0000:02:00.0 "));
+	assert_non_null(strstr(t.dump, "\nf0: "));
+	assert_string_equal(t.facts[0].bdf, "0000:02:00.0");
+	assert_string_equal(t.facts[0].driver, "nvidia");
+	assert_string_equal(t.facts[0].numa_node, "1");
+	assert_string_equal(t.facts[0].iommu_group, "42");
+	assert_true(t.verbose);
+	assert_true(t.iommu_groups);
+	pa_lspci_text_clear(&t);
+}
+
+/* A bug report's indentation, -D, and the same function twice: the
+ * longer dump wins. Lines that only look like hex are not taken. */
+static void indented_twice(void **state)
+{
+	char hex[4096], text[16384];
+	struct pa_lspci_text t;
+	size_t n;
+
+	(void)state;
+	n = (size_t)snprintf(text, sizeof(text),
+			     "    0001:40:00.0 PCI bridge: Intel Corporation Device\n"
+			     "    00: 86 80 01 34 00 00 00 00 00 00 00 00 00 00 01 00\n"
+			     "    10: 00 00 00 00\n"
+			     "    00000000: 7f 45 4c 46\n\n");
+	hex_lines(hex, sizeof(hex), "    ", true, 0x41, 0x42);
+	snprintf(text + n, sizeof(text) - n,
+		 "[   1.0] pci 0001:40:00.0: [8086:3401] type 01 class 0x060400\n"
+		 "    0001:40:00.0 PCI bridge: Intel Corporation Device\n%s", hex);
+	normalise(text, &t);
+	assert_int_equal(t.nfunctions, 1);
+	assert_non_null(strstr(t.dump, "0001:40:00.0 "));
+	assert_non_null(strstr(t.dump, "\nf0: "));
+	assert_false(t.verbose);
+	assert_null(t.facts[0].driver);
+	pa_lspci_text_clear(&t);
+}
+
+static void nothing_there(void **state)
+{
+	struct pa_lspci_text t;
+
+	(void)state;
+	normalise("00:01.0 PCI bridge: only lspci, no -x\n\tControl: I/O+\n", &t);
+	assert_int_equal(t.nfunctions, 0);
+	pa_lspci_text_clear(&t);
+}
+
+/* An entry of s as lspci_read.c leaves it: name and config. */
+static void add(struct pa_sysfs *s, const char *bdf, bool bridge,
+		uint8_t secondary, uint8_t subordinate, size_t len)
+{
+	struct pa_sysfs_dev *d;
+
+	s->devs = realloc(s->devs, (s->n + 1) * sizeof(*s->devs));
+	assert_non_null(s->devs);
+	d = &s->devs[s->n++];
+	*d = (struct pa_sysfs_dev){ .name = strdup(bdf), .config = calloc(1, 4096),
+				    .config_len = len };
+	d->config[PCI_VENDOR_ID] = 0x86;
+	d->config[PCI_VENDOR_ID + 1] = 0x80;
+	d->config[PCI_HEADER_TYPE] = bridge ? PCI_HEADER_TYPE_BRIDGE : 0;
+	d->config[PCI_SECONDARY_BUS] = bridge ? secondary : 0;
+	d->config[PCI_SUBORDINATE_BUS] = bridge ? subordinate : 0;
+}
+
+static const struct pa_device *find(const struct pa_report *rep,
+				    const char *bdf)
+{
+	struct pa_addr a;
+
+	assert_int_equal(pa_bdf_parse(bdf, &a), 0);
+	return pa_report_find(rep, &a);
+}
+
+static void upstream_is(const struct pa_report *rep, const char *bdf,
+			const char *up)
+{
+	const struct pa_device *d = find(rep, bdf);
+	char got[PA_BDF_LEN];
+
+	assert_non_null(d);
+	if (!up) {
+		assert_false(d->has_upstream);
+		return;
+	}
+	assert_true(d->has_upstream);
+	pa_bdf_format(&d->upstream, got);
+	assert_string_equal(got, up);
+}
+
+/* Root port 00:01.0 (buses 01-05), a switch below it, an endpoint on 03,
+ * and a second root bus 0x40 with its own port. */
+static void tree_from_bus_numbers(void **state)
+{
+	struct pa_sysfs s = { 0 };
+	struct pa_report rep;
+	char what[256];
+
+	(void)state;
+	add(&s, "0000:00:01.0", true, 0x01, 0x05, 4096);
+	add(&s, "0000:01:00.0", true, 0x02, 0x05, 4096);
+	add(&s, "0000:02:00.0", true, 0x03, 0x03, 4096);
+	add(&s, "0000:03:00.0", false, 0, 0, 4096);
+	add(&s, "0000:40:01.0", true, 0x41, 0x41, 4096);
+	add(&s, "0000:41:00.0", false, 0, 0, 4096);
+	assert_int_equal(pa_lspci_model(&s, &rep, what, sizeof(what)), 0);
+	upstream_is(&rep, "0000:00:01.0", NULL);
+	upstream_is(&rep, "0000:01:00.0", "0000:00:01.0");
+	upstream_is(&rep, "0000:02:00.0", "0000:01:00.0");
+	upstream_is(&rep, "0000:03:00.0", "0000:02:00.0");
+	upstream_is(&rep, "0000:41:00.0", "0000:40:01.0");
+	assert_int_equal(find(&rep, "0000:41:00.0")->root_bus.bus, 0x40);
+	assert_int_equal(rep.warnings.n, 0);
+	pa_report_clear(&rep);
+	pa_sysfs_clear(&s);
+}
+
+/* lspci -d 10de: -xxxx: the GPU's switch ports are missing. */
+static void filtered_capture(void **state)
+{
+	struct pa_sysfs s = { 0 };
+	struct pa_report rep;
+	char what[256];
+
+	(void)state;
+	add(&s, "0000:00:01.0", true, 0x01, 0x05, 4096);
+	add(&s, "0000:03:00.0", false, 0, 0, 4096);
+	assert_int_equal(pa_lspci_model(&s, &rep, what, sizeof(what)), 0);
+	upstream_is(&rep, "0000:03:00.0", NULL);
+	assert_int_equal(find(&rep, "0000:03:00.0")->root_bus.bus, 0x00);
+	assert_int_equal(rep.warnings.n, 1);
+	assert_non_null(strstr(rep.warnings.text[0], "0000:03:00.0"));
+	assert_non_null(strstr(rep.warnings.text[0], "0000:00:01.0"));
+	pa_report_clear(&rep);
+	pa_sysfs_clear(&s);
+}
+
+/* lspci -x: 64 bytes, refused with the function named. */
+static void header_only_refused(void **state)
+{
+	struct pa_sysfs s = { 0 };
+	struct pa_report rep;
+	char what[256];
+
+	(void)state;
+	add(&s, "0000:00:01.0", true, 0x01, 0x01, 4096);
+	add(&s, "0000:01:00.0", false, 0, 0, 64);
+	assert_int_equal(pa_lspci_model(&s, &rep, what, sizeof(what)), -ENODATA);
+	assert_non_null(strstr(what, "0000:01:00.0 has 64 bytes"));
+	pa_sysfs_clear(&s);
+}
+
+/* Bus numbers that loop must not hang the walk. */
+static void bus_loop(void **state)
+{
+	struct pa_sysfs s = { 0 };
+	struct pa_report rep;
+	char what[256];
+
+	(void)state;
+	add(&s, "0000:01:00.0", true, 0x02, 0x02, 4096);
+	add(&s, "0000:02:00.0", true, 0x01, 0x01, 4096);
+	assert_int_equal(pa_lspci_model(&s, &rep, what, sizeof(what)), 0);
+	assert_int_equal(rep.ndevices, 2);
+	pa_report_clear(&rep);
+	pa_sysfs_clear(&s);
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	close(fd);
+}
+
+/* A sosreport: proc/bus/pci/BB/DD.F binary files (a second domain as
+ * DDDD:BB), proc/cmdline; the lspci text beside it is not needed. */
+static void sosreport(void **state)
+{
+	char root[] = "/tmp/pa-sos-XXXXXX", path[256], what[256], cmd[300];
+	uint8_t c[4096] = { 0x86, 0x80, 0x01, 0x34 };
+	struct pa_lspci_extra extra;
+	struct pa_sysfs s;
+	struct pa_report rep;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/bus/pci/00 %s/proc/bus/pci/0001:40", root, root);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/proc/cmdline", root);
+	write_file(path, "ro intel_iommu=on\n", 18);
+	c[PCI_HEADER_TYPE] = PCI_HEADER_TYPE_BRIDGE;
+	c[PCI_SECONDARY_BUS] = 1;
+	c[PCI_SUBORDINATE_BUS] = 1;
+	snprintf(path, sizeof(path), "%s/proc/bus/pci/00/01.0", root);
+	write_file(path, c, sizeof(c));
+	c[PCI_HEADER_TYPE] = 0;
+	snprintf(path, sizeof(path), "%s/proc/bus/pci/0001:40/00.0", root);
+	write_file(path, c, 256);
+	assert_int_equal(pa_lspci_read(root, &s, &extra, what, sizeof(what)), 0);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(extra.cmdline, "ro intel_iommu=on");
+	assert_int_equal(pa_lspci_model(&s, &rep, what, sizeof(what)), 0);
+	assert_non_null(find(&rep, "0001:40:00.0"));
+	assert_int_equal(find(&rep, "0000:00:01.0")->secondary_bus, 1);
+	pa_report_clear(&rep);
+	pa_sysfs_clear(&s);
+	free(extra.cmdline);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* A VF's vendor and device ids read 0xffff; the rest of it answers. */
+static void vf_is_readable(void **state)
+{
+	struct pa_sysfs s = { 0 };
+	struct pa_report rep;
+	char what[256];
+
+	(void)state;
+	add(&s, "0000:05:00.1", false, 0, 0, 4096);
+	memset(s.devs[0].config, 0xff, 4);
+	s.devs[0].config[PCI_CLASS_DEVICE + 1] = 0x01;
+	add(&s, "0000:05:00.2", false, 0, 0, 4096);
+	memset(s.devs[1].config, 0xff, 4096);
+	assert_int_equal(pa_lspci_model(&s, &rep, what, sizeof(what)), 0);
+	assert_false(find(&rep, "0000:05:00.1")->config_unreadable);
+	assert_true(find(&rep, "0000:05:00.2")->config_unreadable);
+	pa_report_clear(&rep);
+	pa_sysfs_clear(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(quoted_mail),
+		cmocka_unit_test(indented_twice),
+		cmocka_unit_test(nothing_there),
+		cmocka_unit_test(tree_from_bus_numbers),
+		cmocka_unit_test(filtered_capture),
+		cmocka_unit_test(header_only_refused),
+		cmocka_unit_test(bus_loop),
+		cmocka_unit_test(sosreport),
+		cmocka_unit_test(vf_is_readable),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

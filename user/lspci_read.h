@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The reads behind --lspci: a file of `lspci -xxxx` output (a bug report,
+ * a mail, an nvidia-bug-report log), or a sosreport directory (its binary
+ * proc/bus/pci configuration space and proc/cmdline). Thin: files in,
+ * bytes out; the hex goes through libpci's dump reader, as `lspci -F`
+ * reads it, and lspci_model.c makes the report.
+ */
+#ifndef PA_LSPCI_READ_H
+#define PA_LSPCI_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sysfs_model.h"
+
+/* The biggest file read: nvidia-bug-report logs run to tens of MiB. */
+#define PA_LSPCI_MAX (256u << 20)
+
+/* What the input showed besides configuration space. */
+struct pa_lspci_extra {
+	char *cmdline;		/* a sosreport's proc/cmdline, or NULL */
+	bool drivers_known;	/* lspci -v's text came along */
+	bool iommu_known;	/* lspci -v named IOMMU groups */
+};
+
+/*
+ * Fills s with one entry per function: name (the BDF), config, and where
+ * lspci -v printed them its driver, NUMA node and IOMMU group; the rest
+ * stays NULL: unknown. Returns 0, -ENOENT when path holds no function at
+ * all, -EFBIG, -EINVAL when libpci rejects the dump, or another negative
+ * errno; *what then names the file.
+ */
+int pa_lspci_read(const char *path, struct pa_sysfs *s,
+		  struct pa_lspci_extra *extra, char *what, size_t whatlen);
+
+#endif /* PA_LSPCI_READ_H */

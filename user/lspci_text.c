@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "lspci_text.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CONFIG_MAX	4096
+#define LINE_BYTES	16
+#define NLINES		(CONFIG_MAX / LINE_BYTES)
+
+struct function {
+	unsigned int domain, bus, dev, fn;
+	uint8_t bytes[CONFIG_MAX];
+	bool have[NLINES];	/* which hex lines were given */
+	char *driver, *numa_node, *iommu_group;
+	bool verbose;
+};
+
+struct functions {
+	struct function *v;
+	size_t n;
+};
+
+/* Mail quoting and indentation: "> > ", tabs, spaces. */
+static const char *unquote(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '>'))
+		p++;
+	return p;
+}
+
+/* Up to max hex digits, at least min; the count, or 0. */
+static size_t hex(const char *p, const char *end, size_t min, size_t max,
+		  unsigned int *v)
+{
+	size_t n = 0;
+
+	*v = 0;
+	while (p + n < end && n < max && isxdigit((unsigned char)p[n])) {
+		*v = *v << 4 | (unsigned int)(isdigit((unsigned char)p[n]) ?
+			p[n] - '0' : (tolower((unsigned char)p[n]) - 'a' + 10));
+		n++;
+	}
+	return n >= min && !(p + n < end && isxdigit((unsigned char)p[n])) ? n : 0;
+}
+
+/* "[DDDD:]BB:DD.F" and a blank or the end: lspci's first column. */
+static bool header(const char *p, const char *end, struct function *f)
+{
+	unsigned int a, b, d;
+	size_t n = hex(p, end, 2, 8, &a);
+
+	f->domain = 0;
+	if (n > 2 || (n == 2 && p + 2 < end && p[2] == ':' && p + 5 < end &&
+		      p[5] == ':')) {
+		if (n < 4 || p + n >= end || p[n] != ':')
+			return false;
+		f->domain = a;
+		p += n + 1;
+		n = hex(p, end, 2, 2, &a);
+	}
+	if (n != 2 || p + 2 >= end || p[2] != ':')
+		return false;
+	p += 3;
+	if (!hex(p, end, 2, 2, &b) || b > 0x1f || p + 2 >= end || p[2] != '.')
+		return false;
+	p += 3;
+	if (p >= end || *p < '0' || *p > '7')
+		return false;
+	d = (unsigned int)(*p - '0');
+	p++;
+	if (p < end && *p != ' ' && *p != '\t')
+		return false;
+	f->bus = a;
+	f->dev = b;
+	f->fn = d;
+	return true;
+}
+
+/* "OO: xx xx ...": offset and up to 16 bytes, nothing else. */
+static bool hex_line(const char *p, const char *end, struct function *f)
+{
+	uint8_t bytes[LINE_BYTES];
+	unsigned int off, v;
+	size_t n = hex(p, end, 2, 3, &off), count = 0;
+
+	if (!n || off % LINE_BYTES || off >= CONFIG_MAX || p + n >= end ||
+	    p[n] != ':')
+		return false;
+	p += n + 1;
+	while (p < end && *p == ' ' && count < LINE_BYTES &&
+	       hex(p + 1, end, 2, 2, &v)) {
+		bytes[count++] = (uint8_t)v;
+		p += 3;
+	}
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	if (p != end || count != LINE_BYTES)
+		return false;
+	memcpy(f->bytes + off, bytes, LINE_BYTES);
+	f->have[off / LINE_BYTES] = true;
+	return true;
+}
+
+/* Bytes from offset 0 up to the first line missing. */
+static size_t length(const struct function *f)
+{
+	size_t i = 0;
+
+	while (i < NLINES && f->have[i])
+		i++;
+	return i * LINE_BYTES;
+}
+
+static void function_clear(struct function *f)
+{
+	free(f->driver);
+	free(f->numa_node);
+	free(f->iommu_group);
+	memset(f, 0, sizeof(*f));
+}
+
+/* "Label: value" of lspci -v, value up to the first blank. */
+static int fact(const char *p, const char *end, const char *label, char **to)
+{
+	size_t n = strlen(label), len = 0;
+
+	if ((size_t)(end - p) <= n || memcmp(p, label, n))
+		return 0;
+	p += n;
+	while (p < end && *p == ' ')
+		p++;
+	while (p + len < end && !isspace((unsigned char)p[len]))
+		len++;
+	if (!len)
+		return 0;
+	free(*to);
+	*to = strndup(p, len);
+	return *to ? 1 : -ENOMEM;
+}
+
+/* The text lspci -v prints between a header and the hex. */
+static int verbose_line(const char *p, const char *end, struct function *f)
+{
+	static const char *const marks[] = {
+		"Flags:", "Control:", "Kernel modules:", "Subsystem:",
+	};
+	int r = fact(p, end, "Kernel driver in use:", &f->driver);
+
+	if (!r)
+		r = fact(p, end, "NUMA node:", &f->numa_node);
+	if (!r)
+		r = fact(p, end, "IOMMU group:", &f->iommu_group);
+	/* The text is not NUL-terminated: compare within the line only. */
+	for (size_t i = 0; !r && i < sizeof(marks) / sizeof(marks[0]); i++)
+		r = (size_t)(end - p) >= strlen(marks[i]) &&
+		    !memcmp(p, marks[i], strlen(marks[i]));
+	if (r > 0)
+		f->verbose = true;
+	return r < 0 ? r : 0;
+}
+
+static bool same(const struct function *a, const struct function *b)
+{
+	return a->domain == b->domain && a->bus == b->bus &&
+	       a->dev == b->dev && a->fn == b->fn;
+}
+
+/* Keeps f unless the same function came with more bytes before; f is
+ * left empty either way. */
+static int commit(struct functions *fs, struct function *f)
+{
+	struct function *more;
+
+	if (!length(f)) {
+		function_clear(f);
+		return 0;
+	}
+	for (size_t i = 0; i < fs->n; i++) {
+		if (!same(&fs->v[i], f))
+			continue;
+		if (length(f) > length(&fs->v[i])) {
+			function_clear(&fs->v[i]);
+			fs->v[i] = *f;
+			memset(f, 0, sizeof(*f));
+		}
+		function_clear(f);
+		return 0;
+	}
+	more = realloc(fs->v, (fs->n + 1) * sizeof(*more));
+	if (!more) {
+		function_clear(f);
+		return -ENOMEM;
+	}
+	fs->v = more;
+	fs->v[fs->n++] = *f;
+	memset(f, 0, sizeof(*f));
+	return 0;
+}
+
+static int write_out(const struct functions *fs, char **out)
+{
+	size_t len = 0;
+	FILE *m = open_memstream(out, &len);
+
+	if (!m)
+		return -ENOMEM;
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct function *f = &fs->v[i];
+		size_t n = length(f);
+
+		fprintf(m, "%04x:%02x:%02x.%u function\n", f->domain, f->bus,
+			f->dev, f->fn);
+		for (size_t off = 0; off < n; off += LINE_BYTES) {
+			fprintf(m, off < 0x100 ? "%02zx:" : "%03zx:", off);
+			for (size_t k = 0; k < LINE_BYTES; k++)
+				fprintf(m, " %02x", f->bytes[off + k]);
+			fputc('\n', m);
+		}
+		fputc('\n', m);
+	}
+	return fclose(m) ? -ENOMEM : 0;
+}
+
+/* The facts of each function, in the dump's order. */
+static int take_facts(struct functions *fs, struct pa_lspci_text *out)
+{
+	out->facts = calloc(fs->n + 1, sizeof(*out->facts));
+	if (!out->facts)
+		return -ENOMEM;
+	for (size_t i = 0; i < fs->n; i++) {
+		struct function *f = &fs->v[i];
+		struct pa_lspci_facts *t = &out->facts[i];
+
+		snprintf(t->bdf, sizeof(t->bdf), "%04x:%02x:%02x.%u",
+			 f->domain, f->bus, f->dev, f->fn);
+		t->driver = f->driver;
+		t->numa_node = f->numa_node;
+		t->iommu_group = f->iommu_group;
+		f->driver = f->numa_node = f->iommu_group = NULL;
+		out->verbose |= f->verbose;
+		out->iommu_groups |= t->iommu_group != NULL;
+	}
+	return 0;
+}
+
+void pa_lspci_text_clear(struct pa_lspci_text *t)
+{
+	for (size_t i = 0; t->facts && i < t->nfunctions; i++) {
+		free(t->facts[i].driver);
+		free(t->facts[i].numa_node);
+		free(t->facts[i].iommu_group);
+	}
+	free(t->facts);
+	free(t->dump);
+	*t = (struct pa_lspci_text){ 0 };
+}
+
+int pa_lspci_normalise(const char *text, size_t len, struct pa_lspci_text *out)
+{
+	struct functions fs = { 0 };
+	struct function *cur = calloc(1, sizeof(*cur));
+	const char *p = text, *end = text + len;
+	bool open = false;
+	int err = cur ? 0 : -ENOMEM;
+
+	*out = (struct pa_lspci_text){ 0 };
+	while (!err && p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *line_end = eol ? eol : end;
+		const char *s = unquote(p, line_end);
+		struct function h;
+
+		if (line_end > s && line_end[-1] == '\r')
+			line_end--;
+		if (header(s, line_end, &h)) {
+			if (open)
+				err = commit(&fs, cur);
+			cur->domain = h.domain;
+			cur->bus = h.bus;
+			cur->dev = h.dev;
+			cur->fn = h.fn;
+			open = true;
+		} else if (open && !hex_line(s, line_end, cur)) {
+			err = verbose_line(s, line_end, cur);
+		}
+		p = eol ? eol + 1 : end;
+	}
+	if (!err && open)
+		err = commit(&fs, cur);
+	if (!err)
+		err = write_out(&fs, &out->dump);
+	out->nfunctions = fs.n;
+	if (!err)
+		err = take_facts(&fs, out);
+	for (size_t i = 0; i < fs.n; i++)
+		function_clear(&fs.v[i]);
+	if (cur)
+		function_clear(cur);
+	free(cur);
+	free(fs.v);
+	if (err)
+		pa_lspci_text_clear(out);
+	return err;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `lspci -xxxx` output as people hand it over: with or without -D, mixed
+ * with -vvv, quoted in mail ("> ", "> > "), indented in a bug report or
+ * embedded in an nvidia-bug-report log among other commands' output.
+ * Pure: the text in, the dump as `lspci -F` reads it out (a header line
+ * per function, then its hex lines, a blank line), so that libpci parses
+ * the bytes exactly as lspci does.
+ */
+#ifndef PA_LSPCI_TEXT_H
+#define PA_LSPCI_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What lspci -v prints of a function beside its registers. */
+struct pa_lspci_facts {
+	char bdf[24];		/* "DDDD:BB:DD.F" */
+	char *driver;		/* "Kernel driver in use:", NULL if absent */
+	char *numa_node;	/* "NUMA node:", NULL if absent */
+	char *iommu_group;	/* "IOMMU group:", NULL if absent */
+};
+
+struct pa_lspci_text {
+	char *dump;		/* for libpci: NUL-terminated */
+	size_t nfunctions;	/* functions with hex lines */
+	struct pa_lspci_facts *facts;	/* one per function of dump */
+	/* Some function came with lspci -v's text: where its driver line is
+	 * missing, it has none. Without, drivers are unknown. */
+	bool verbose;
+	bool iommu_groups;	/* some function names its IOMMU group */
+};
+
+/*
+ * Keeps each function's header line and the hex lines that follow it,
+ * whatever else lies between, and the facts above; strips quoting and
+ * indentation; adds the domain 0000 where lspci left it out. A function
+ * given twice (two dumps in one log) keeps its longer dump. 0 or -ENOMEM;
+ * pa_lspci_text_clear() frees *out.
+ */
+int pa_lspci_normalise(const char *text, size_t len, struct pa_lspci_text *out);
+void pa_lspci_text_clear(struct pa_lspci_text *t);
+
+#endif /* PA_LSPCI_TEXT_H */
