@@ -85,8 +85,11 @@ if [ -w $T/set_graph_function ] && echo mon_sample_work >$T/set_graph_function 2
 	echo 1 >$T/max_graph_depth
 	echo function_graph >$T/current_tracer
 	sleep 3
-	echo nop >$T/current_tracer
+	# Stopped before it is read: changing the tracer empties the buffer.
+	echo 0 >$T/tracing_on
 	grep mon_sample_work $T/trace >"$R/sample-trace.txt"
+	echo nop >$T/current_tracer
+	echo 1 >$T/tracing_on
 fi
 fact functions "$(ls /sys/bus/pci/devices | wc -l)"
 
