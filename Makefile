@@ -149,7 +149,14 @@ corpus-test: cli
 prebuild: deps
 	@tests/kernels/prebuild.sh minimal debug
 
-check: deps prebuild unit valgrind security-test fuzz-smoke style doc-test corpus-test compat-test dkms-test deb-test exporter-test monitor-test vm-test stress-short nlfuzz
+# The H200 device machine's captures (tests/gpu/h200): pcieaudit against
+# nvidia-smi, NVML and NCCL's topology dump, field by field.
+.PHONY: gpu-test
+gpu-test: deps cli
+	@python3 tests/gpu/compare-h200.py --selftest
+	@out=$$(python3 tests/gpu/compare-h200.py user/pcieaudit-cli) || { echo "$$out"; exit 1; }; echo "$$out" | tail -n 1
+
+check: deps prebuild unit valgrind gpu-test security-test fuzz-smoke style doc-test corpus-test compat-test dkms-test deb-test exporter-test monitor-test vm-test stress-short nlfuzz
 	@echo "make check: all tests passed"
 
 demo: deps

@@ -14,6 +14,7 @@
 #include "abi_names.h"
 #include "bdf.h"
 #include "check.h"
+#include "check_gpudirect_sw.h"
 #include "link.h"
 #include "p2p_path.h"
 #include "remedy.h"
@@ -28,6 +29,7 @@ struct gd {
 	const struct pa_p2p_pair **pairs;	/* chosen, in report order */
 	size_t npairs;
 	struct pa_addr_list redirect;		/* every redirecting port */
+	size_t joined;				/* pairs on NVLink or XGMI */
 };
 
 static bool accelerator(const struct pa_device *d)
@@ -386,7 +388,8 @@ static void check_pairs(struct gd *g)
 	char *param;
 
 	for (size_t i = 0; i < g->npairs; i++)
-		if (g->pairs[i]->path == PCIEAUDIT_P2P_PATH_ACS_REDIRECT)
+		if (g->pairs[i]->path == PCIEAUDIT_P2P_PATH_ACS_REDIRECT &&
+		    !pa_gd_accel_link(g->rep, g->pairs[i]))
 			add_redirects(g, &g->pairs[i]->redirect);
 	param = pa_remedy_disable_acs_redir(&g->redirect);
 	if (!param) {
@@ -395,11 +398,18 @@ static void check_pairs(struct gd *g)
 	}
 	for (size_t i = 0; i < g->npairs; i++) {
 		const struct pa_p2p_pair *p = g->pairs[i];
+		const struct pa_accel_link *l = pa_gd_accel_link(g->rep, p);
 
 		const struct pa_device *unknown = acs_unknown_hop(g, p);
 		bool redirected = p->path == PCIEAUDIT_P2P_PATH_ACS_REDIRECT &&
 				  p->redirect.n;
 
+		/* NVLink or XGMI carries the pair's traffic, not PCIe. */
+		if (l) {
+			pa_gd_accel_finding(g->c, p, l);
+			g->joined++;
+			continue;
+		}
 		if (redirected)
 			check_redirect(g, p, param);
 		else if (unknown)
@@ -444,7 +454,8 @@ static void check_links(struct gd *g)
 	char bdf[PA_BDF_LEN];
 
 	for (size_t i = 0; i < g->npairs; i++)
-		pa_path_walk(g->pairs[i], collect, &pd);
+		if (!pa_gd_accel_link(g->rep, g->pairs[i]))
+			pa_path_walk(g->pairs[i], collect, &pd);
 	for (size_t i = 0; !pd.err && i < all.n; i++) {
 		const struct pa_device *d = pa_report_find(g->rep, &all.addrs[i]);
 		char want[PA_SPEED_TEXT_LEN];
@@ -535,6 +546,8 @@ void pa_check_gpudirect(struct pa_check *c)
 		check_links(&g);
 		numa_unknown(&g);
 	}
+	pa_gd_accel_note(c, g.joined);
+	pa_gd_software(c);
 	check_iommu(&g);
 	free(g.partners);
 	free(g.pairs);

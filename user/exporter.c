@@ -62,7 +62,8 @@ char *pa_exporter_collect(const struct pa_exporter_opts *o, size_t *len,
 			  char *load_msg, size_t msglen)
 {
 	const struct pa_load l = {
-		.input = o->input, .sysfs = o->sysfs, .pairs = true, .host = true,
+		.input = o->input, .sysfs = o->sysfs, .lspci = o->lspci,
+		.pairs = true, .host = true,
 	};
 	double start = now_s();
 	struct pa_load_error e;

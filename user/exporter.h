@@ -13,6 +13,7 @@ struct pa_exporter_opts {
 	const char *listen;	/* ADDR:PORT; NULL for PA_LISTEN_DEFAULT */
 	const char *input;	/* as report --input */
 	const char *sysfs;	/* as report --sysfs */
+	const char *lspci;	/* as report --lspci */
 };
 
 /*

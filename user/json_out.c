@@ -11,6 +11,7 @@
 #include "acs.h"
 #include "aer_json.h"
 #include "bdf.h"
+#include "fabric_json.h"
 #include "link.h"
 #include "link_history.h"
 #include "p2p_path.h"
@@ -392,6 +393,8 @@ int pa_json_report(FILE *f, const struct pa_report *rep)
 	add(root, "groups", groups_array(rep));
 	add(root, "p2p", rep->has_p2p ? p2p_array(rep) : NULL);
 	add(root, "host", rep->has_host ? host_object(&rep->host) : NULL);
+	if (rep->fabric)
+		add(root, "fabric", pa_fabric_json(rep->fabric));
 	return print_document(f, root);
 }
 
@@ -400,6 +403,8 @@ int pa_json_p2p(FILE *f, const struct pa_report *rep)
 	json_object *root = document(&rep->info);
 
 	add(root, "p2p", p2p_array(rep));
+	if (rep->fabric)
+		add(root, "fabric", pa_fabric_json(rep->fabric));
 	return print_document(f, root);
 }
 
@@ -411,6 +416,8 @@ int pa_json_topo(FILE *f, const struct pa_report *rep,
 	add(root, "devices", topo_devices(topo));
 	add(root, "matrix", topo_matrix(rep, topo));
 	add(root, "p2p", p2p_array(rep));
+	if (rep->fabric)
+		add(root, "fabric", pa_fabric_json(rep->fabric));
 	return print_document(f, root);
 }
 

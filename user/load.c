@@ -11,6 +11,7 @@
 #include "bdf.h"
 #include "errors.h"
 #include "exitcodes.h"
+#include "fabric_read.h"
 #include "fetch.h"
 #include "fileio.h"
 #include "lspci_model.h"
@@ -233,6 +234,8 @@ int pa_load_report(const struct pa_load *l, struct pa_report *rep,
 		rep->host.source = l->sysfs ? PA_SOURCE_SYSFS : PA_SOURCE_MODULE;
 		rep->has_host = true;
 	}
+	if (!err && (l->host || l->fabric))
+		err = pa_fabric_read(l->sysfs ? l->sysfs : "/sys", rep);
 	if (err) {
 		pa_report_clear(rep);
 		return fail(e, PA_EXIT_RUNTIME, "%s", strerror(-err));

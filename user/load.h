@@ -17,7 +17,8 @@ struct pa_load {
 	const char *lspci;		/* lspci -xxxx output or a sosreport */
 	const struct pa_addr *only;	/* report BDF; the module only */
 	bool pairs;	/* P2P pairs among topo's default devices */
-	bool host;	/* host facts from /proc and /sys */
+	bool host;	/* host facts from /proc and /sys; the fabric too */
+	bool fabric;	/* NVLink, XGMI, GPUDirect software (fabric.h) */
 };
 
 struct pa_load_error {

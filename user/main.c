@@ -19,12 +19,14 @@
 #include "errors.h"
 #include "exitcodes.h"
 #include "exporter.h"
+#include "fabric_read.h"
 #include "fetch.h"
 #include "fileio.h"
 #include "json_out.h"
 #include "listen_addr.h"
 #include "load.h"
 #include "monitor.h"
+#include "nccl_xml.h"
 #include "nl.h"
 #include "p2p_infer.h"
 #include "p2p_text.h"
@@ -59,6 +61,8 @@ struct options {
 	const char *input;
 	const char *sysfs;
 	const char *lspci;
+	/* topo */
+	const char *nccl_xml;
 	/* check */
 	const char *policy;
 	const char *profiles;
@@ -74,7 +78,8 @@ struct options {
 #define OPT_ALL		(1u << 0)	/* --all */
 #define OPT_SOURCE	(1u << 1)	/* --input, --sysfs, --lspci */
 #define OPT_CHECK	(1u << 2)	/* --policy, --profile, --format, ... */
-#define OPT_LISTEN	(1u << 3)	/* --listen */
+#define OPT_NCCL	(1u << 3)	/* --nccl-xml */
+#define OPT_LISTEN	(1u << 4)	/* --listen */
 
 struct command {
 	const char *name;
@@ -120,13 +125,18 @@ static const struct command commands[] = {
 	  "without the module, pcieaudit's own path analysis gives the verdict.\n" },
 	{ "topo", cmd_topo, "[SOURCE] [--all | BDF...]",
 	  "P2P topology matrix, nvidia-smi legend", 0, MAX_BDFS,
-	  OPT_ALL | OPT_SOURCE,
+	  OPT_ALL | OPT_SOURCE | OPT_NCCL,
 	  "By default GPUs and accelerators, NICs (InfiniBand too) and NVMe\n"
 	  "drives, VFs left out; --all takes every function without a\n"
 	  "subordinate bus, BDFs the functions named (at most 64). Cells read\n"
-	  "as in 'nvidia-smi topo -m' (X, PIX, PXB, PHB, NODE, SYS), marked with\n"
-	  "pcieaudit's P2P verdict and bandwidth traps; a legend follows.\n"
-	  "SOURCE is --input FILE, --sysfs DIR or --lspci FILE, as for report.\n" },
+	  "as in 'nvidia-smi topo -m' (X, PIX, PXB, PHB, NODE, SYS, NV#) or\n"
+	  "amd-smi (XGMI), marked with pcieaudit's P2P verdict and bandwidth\n"
+	  "traps; a legend follows. NVLink comes from NVML (libnvidia-ml.so.1,\n"
+	  "loaded at run time; PCIEAUDIT_NO_NVML=1 skips it), XGMI from the\n"
+	  "kernel's KFD topology.\n"
+	  "SOURCE is --input FILE, --sysfs DIR or --lspci FILE, as for report.\n\n"
+	  "  --nccl-xml FILE  also write the fabric as an NCCL topology file\n"
+	  "                   (NCCL_TOPO_FILE): CPUs, PCI switches, GPUs, NICs\n" },
 	{ "check", cmd_check, "[options]",
 	  "audit against the gpudirect, vfio and baseline profiles", 0, 0,
 	  OPT_SOURCE | OPT_CHECK,
@@ -163,7 +173,8 @@ static const struct command commands[] = {
 	  "  --listen ADDR:PORT  numeric IPv4, [IPv6] or localhost (default\n"
 	  "                      " PA_LISTEN_DEFAULT ": loopback only)\n"
 	  "  --input FILE        serve a snapshot (report --json) instead\n"
-	  "  --sysfs DIR         without the module: sysfs and configuration space\n" },
+	  "  --sysfs DIR         without the module: sysfs and configuration space\n"
+	  "  --lspci FILE        serve lspci -xxxx output instead\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -407,6 +418,9 @@ static int cmd_p2p(const struct options *opts)
 	if (!err)
 		err = pa_fetch_p2p(nl, a, b, 1, &rep.p2p);
 	pa_nl_close(nl);
+	/* NVLink or XGMI between them, which the path is then not used for. */
+	if (!err)
+		err = pa_fabric_read("/sys", &rep);
 	if (err == -ENODEV)
 		ei.bdf = absent_bdf(&rep, a, b, which);
 	if (err) {
@@ -443,42 +457,79 @@ static int fetch_topo(struct pa_nl *nl, const struct options *opts,
 		pa_bdf_format(&opts->bdfs[missing], bdf);
 		ei->bdf = bdf;
 	}
-	return err ? err : pa_fetch_topo_pairs(nl, topo, rep);
+	if (!err)
+		err = pa_fetch_topo_pairs(nl, topo, rep);
+	return err ? err : pa_fabric_read("/sys", rep);
+}
+
+/* Without the module: a snapshot's pairs, or pcieaudit's own analysis. */
+static int write_nccl_xml(const struct options *opts,
+			  const struct pa_report *rep)
+{
+	struct pa_nccl_host h = { .family = -1, .model = -1 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	/* A snapshot's CPU is its host's, not this one's; a dump has none. */
+	if (opts->input || opts->lspci)
+		err = pa_nccl_host_from(&rep->host, &h);
+	else
+		err = pa_nccl_host_read(opts->sysfs ? opts->sysfs : "/sys", &h);
+
+	f = err ? NULL : open_memstream(&text, &len);
+	if (f) {
+		err = pa_nccl_xml(f, rep, &h);
+		if (fclose(f) && !err)
+			err = -ENOMEM;
+	} else if (!err) {
+		err = -ENOMEM;
+	}
+	if (!err)
+		err = pa_write_atomic(opts->nccl_xml, text, len);
+	free(text);
+	pa_nccl_host_clear(&h);
+	if (err) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", PA_PROG,
+			opts->nccl_xml, strerror(-err));
+		return PA_EXIT_RUNTIME;
+	}
+	return PA_EXIT_OK;
 }
 
 /* The matrix from pcieaudit's own analysis, a snapshot's pairs kept. */
-static int topo_offline(const struct options *opts)
+static int load_topo(const struct options *opts, struct pa_report *rep,
+		     struct pa_topo *topo)
 {
-	struct pa_topo topo = { 0 };
 	struct pa_addr *addrs = NULL;
 	char bdf[PA_BDF_LEN];
-	struct pa_report rep;
 	size_t missing = 0;
-	int rc = load_offline(opts, &rep), err;
+	int rc = load_offline(opts, rep), err;
 
 	if (rc)
 		return rc;
-	err = pa_topo_select(&rep, selection(opts), opts->bdfs, opts->nbdfs,
-			     &topo, &missing);
+	err = pa_topo_select(rep, selection(opts), opts->bdfs, opts->nbdfs,
+			     topo, &missing);
 	if (err == -ENODEV) {
 		pa_bdf_format(&opts->bdfs[missing], bdf);
 		fprintf(stderr, "%s: no function %s in the input\n", PA_PROG, bdf);
-		pa_topo_clear(&topo);
-		pa_report_clear(&rep);
+		pa_topo_clear(topo);
+		pa_report_clear(rep);
 		return PA_EXIT_NO_DEVICE;
 	}
 	if (!err)
-		err = pa_topo_addrs(&topo, &addrs);
+		err = pa_topo_addrs(topo, &addrs);
 	if (!err)
-		err = pa_p2p_fill(&rep, addrs, topo.n);
+		err = pa_p2p_fill(rep, addrs, topo->n);
 	free(addrs);
-	rep.has_p2p = !err;
-	if (!err)
-		err = opts->json ? pa_json_topo(stdout, &rep, &topo)
-				 : pa_text_topo(stdout, &rep, &topo);
-	pa_topo_clear(&topo);
-	pa_report_clear(&rep);
-	return finish_output(err);
+	rep->has_p2p = !err;
+	if (err) {
+		pa_topo_clear(topo);
+		pa_report_clear(rep);
+		return fail(err, &(struct pa_errinfo){ .op = "topo" });
+	}
+	return PA_EXIT_OK;
 }
 
 static int cmd_topo(const struct options *opts)
@@ -488,26 +539,34 @@ static int cmd_topo(const struct options *opts)
 	char bdf[PA_BDF_LEN];
 	struct pa_report rep;
 	struct pa_nl *nl;
-	int err;
+	int err = 0, rc = PA_EXIT_OK;
 
-	if (offline(opts))
-		return topo_offline(opts);
-	err = pa_nl_open(&nl, &ei);
-	if (err)
-		return fail(err, &ei);
-	err = fetch_topo(nl, opts, &rep, &topo, &ei, bdf);
-	pa_nl_close(nl);
-	if (err) {
-		pa_topo_clear(&topo);
-		pa_report_clear(&rep);
-		return fail(err, &ei);
+	if (offline(opts)) {
+		rc = load_topo(opts, &rep, &topo);
+		if (rc != PA_EXIT_OK)
+			return rc;
+	} else {
+		err = pa_nl_open(&nl, &ei);
+		if (err)
+			return fail(err, &ei);
+		err = fetch_topo(nl, opts, &rep, &topo, &ei, bdf);
+		pa_nl_close(nl);
+		if (err) {
+			pa_topo_clear(&topo);
+			pa_report_clear(&rep);
+			return fail(err, &ei);
+		}
+		pa_names_fill(rep.devices, rep.ndevices);
 	}
-	pa_names_fill(rep.devices, rep.ndevices);
-	err = opts->json ? pa_json_topo(stdout, &rep, &topo)
-			 : pa_text_topo(stdout, &rep, &topo);
+	/* The file first: a failure leaves standard output empty. */
+	if (opts->nccl_xml)
+		rc = write_nccl_xml(opts, &rep);
+	if (rc == PA_EXIT_OK)
+		err = opts->json ? pa_json_topo(stdout, &rep, &topo)
+				 : pa_text_topo(stdout, &rep, &topo);
 	pa_topo_clear(&topo);
 	pa_report_clear(&rep);
-	return finish_output(err);
+	return rc != PA_EXIT_OK ? rc : finish_output(err);
 }
 
 static int print_rules(void)
@@ -709,6 +768,7 @@ static int cmd_exporter(const struct options *opts)
 {
 	const struct pa_exporter_opts o = {
 		.listen = opts->listen, .input = opts->input, .sysfs = opts->sysfs,
+		.lspci = opts->lspci,
 	};
 
 	return pa_exporter_run(&o);
@@ -785,6 +845,7 @@ static const struct {
 	{ "--profile", OPT_CHECK, offsetof(struct options, profiles) },
 	{ "--format", OPT_CHECK, offsetof(struct options, format) },
 	{ "--output", OPT_CHECK, offsetof(struct options, output) },
+	{ "--nccl-xml", OPT_NCCL, offsetof(struct options, nccl_xml) },
 	{ "--listen", OPT_LISTEN, offsetof(struct options, listen) },
 };
 

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <linux/pcieaudit.h>
 
+#include "fabric.h"
+
 int pa_addr_cmp(const struct pa_addr *a, const struct pa_addr *b)
 {
 	if (a->domain != b->domain)
@@ -115,6 +117,10 @@ void pa_report_clear(struct pa_report *rep)
 	rep->has_p2p = false;
 	pa_host_clear(&rep->host);
 	rep->has_host = false;
+	if (rep->fabric)
+		pa_fabric_clear(rep->fabric);
+	free(rep->fabric);
+	rep->fabric = NULL;
 	pa_warnings_clear(&rep->warnings);
 }
 

@@ -239,6 +239,8 @@ struct pa_p2p {
 	size_t cap;		/* room in pairs (pa_p2p_add(), pa_p2p_take()) */
 };
 
+struct pa_fabric;
+
 struct pa_report {
 	struct pa_info info;
 	struct pa_device *devices;
@@ -256,6 +258,9 @@ struct pa_report {
 	struct pa_host host;
 	/* What the source found wrong or missing in its input. */
 	struct pa_warnings warnings;
+	/* NVLink, XGMI and GPUDirect software (fabric.h); NULL when not read:
+	 * the module's report, a snapshot. pa_report_clear() frees it. */
+	struct pa_fabric *fabric;
 	/* An earlier report of the same host, for rules over time (check
 	 * --previous); not owned, NULL when none. */
 	const struct pa_report *previous;

@@ -8,6 +8,7 @@
 
 #include "acs.h"
 #include "bdf.h"
+#include "fabric.h"
 #include "link.h"
 #include "p2p_path.h"
 #include "remedy.h"
@@ -272,9 +273,17 @@ static void print_legend(FILE *f, const struct pa_report *rep,
 {
 	enum pa_legend legend = pa_legend_of(rep, p);
 
+	const struct pa_accel_link *l = rep->fabric ?
+		pa_fabric_find(rep->fabric, &p->provider, &p->client) : NULL;
+
 	label(f, "topology:");
 	fprintf(f, "%s (%s)\n", pa_legend_name(legend),
 		pa_legend_meaning(legend));
+	if (!l)
+		return;
+	label(f, "links:");
+	fprintf(f, "%u %s link%s join them: their P2P traffic takes those, not this PCIe path\n",
+		l->count, pa_accel_type_name(l->type), l->count == 1 ? "" : "s");
 }
 
 /* ---- The narrowest link -------------------------------------------------- */
@@ -528,12 +537,38 @@ static void print_devices(FILE *f, const struct pa_report *rep,
 	}
 }
 
-static void print_topo_legend(FILE *f)
+/* Where accelerator links came from: "unknown is not none". */
+static void print_source(FILE *f, const char *links, const char *from,
+			 const struct pa_source *s)
+{
+	switch (s->state) {
+	case PA_SRC_READ:
+		fprintf(f, "%s: from %s%s%s%s\n", links, from,
+			s->detail ? " (driver " : "", s->detail ? s->detail : "",
+			s->detail ? ")" : "");
+		break;
+	case PA_SRC_ABSENT:
+		fprintf(f, "%s: none (%s)\n", links, s->detail ? s->detail : from);
+		break;
+	default:
+		fprintf(f, "%s: unknown, %s %s%s%s\n", links, from,
+			pa_source_state_name(s->state), s->detail ? ": " : "",
+			s->detail ? s->detail : "");
+	}
+}
+
+static void print_topo_legend(FILE *f, const struct pa_report *rep)
 {
 	fprintf(f, "\nLegend:\n");
 	for (int l = 0; l < PA_NLEGENDS; l++)
 		fprintf(f, "  %-6s = %s\n", pa_legend_name(l),
 			pa_legend_meaning(l));
+	fprintf(f, "  NV#    = a bonded set of # NVLinks (instead of PCIe)\n"
+		"  XGMI   = AMD XGMI links (instead of PCIe)\n");
+	if (rep->fabric) {
+		print_source(f, "NVLink", "NVML", &rep->fabric->nvml);
+		print_source(f, "XGMI", "the KFD topology", &rep->fabric->kfd);
+	}
 	fprintf(f, "Marks after it, pcieaudit's P2P DMA verdict and the bandwidth:\n"
 		"  (none) = direct P2P DMA, with bus addresses\n"
 		"  %c      = through the host bridge (after PIX or PXB: ACS redirects it)\n"
@@ -556,6 +591,6 @@ int pa_text_topo(FILE *f, const struct pa_report *rep,
 	}
 	print_matrix(f, rep, topo);
 	print_devices(f, rep, topo);
-	print_topo_legend(f);
+	print_topo_legend(f, rep);
 	return status(f);
 }

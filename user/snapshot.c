@@ -13,6 +13,7 @@
 #include "acs.h"
 #include "aer_json.h"
 #include "bdf.h"
+#include "fabric_json.h"
 #include "json_out.h"
 
 /* Room for the deepest path, "p2p[a=...,b=...].redirect". */
@@ -957,6 +958,19 @@ static int tokenize(struct ctx *c, const char *text, size_t len,
 	return 0;
 }
 
+/* NVLink, XGMI and GPUDirect software, as report --json wrote them. */
+static int parse_fabric(struct ctx *c, json_object *root)
+{
+	json_object *f;
+	char why[256];
+	int err = member(c, root, "", "fabric", false, json_type_object, &f);
+
+	if (err || !f)
+		return err;
+	err = pa_fabric_parse_json(f, &c->rep->fabric, why, sizeof(why));
+	return err == -EINVAL ? bad(c, "fabric", "%s", why) : err;
+}
+
 static int parse_root(struct ctx *c, json_object *root)
 {
 	int64_t version = 0;
@@ -980,6 +994,8 @@ static int parse_root(struct ctx *c, json_object *root)
 		err = parse_pairs(c, root);
 	if (!err)
 		err = parse_host(c, root);
+	if (!err)
+		err = parse_fabric(c, root);
 	if (err)
 		return err;
 	/* An lspci dump never shows the IOMMU: its absence is unknown. */

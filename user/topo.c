@@ -8,6 +8,7 @@
 #include <linux/pci_regs.h>
 #include <linux/pcieaudit.h>
 
+#include "fabric.h"
 #include "p2p_path.h"
 
 static const struct {
@@ -154,6 +155,7 @@ static char map_mark(uint32_t map)
 void pa_topo_cell(const struct pa_report *rep, const struct pa_addr *a,
 		  const struct pa_addr *b, char cell[PA_CELL_LEN])
 {
+	const struct pa_accel_link *link;
 	const struct pa_p2p_pair *pair;
 	struct pa_bottleneck bn;
 	char marks[3] = { 0 };
@@ -161,6 +163,12 @@ void pa_topo_cell(const struct pa_report *rep, const struct pa_addr *a,
 
 	if (pa_addr_eq(a, b)) {
 		snprintf(cell, PA_CELL_LEN, "%s", pa_legend_name(PA_LEGEND_X));
+		return;
+	}
+	/* As nvidia-smi: a pair joined by NVLink talks over it, not PCIe. */
+	link = rep->fabric ? pa_fabric_find(rep->fabric, a, b) : NULL;
+	if (link) {
+		pa_accel_cell(link, cell, PA_CELL_LEN);
 		return;
 	}
 	pair = pa_p2p_find(&rep->p2p, a, b);

@@ -66,7 +66,8 @@ bool pa_host_bridge(const struct pa_report *rep, const struct pa_addr *addr,
 
 /*
  * A matrix cell for provider a and client b, from rep->p2p (sorted):
- * "X" on the diagonal, PA_CELL_NO_ANSWER without a pair, else the legend,
+ * "X" on the diagonal, "NV#" or "XGMI" for a pair joined by accelerator
+ * links (rep->fabric), PA_CELL_NO_ANSWER without a pair, else the legend,
  * then a mark for pcieaudit's map type (none for direct bus addresses,
  * '*' through the host bridge, '-' refused, '?' a type this CLI does not
  * know), then '!' for a bandwidth trap.

@@ -1729,6 +1729,10 @@ static void check_usage(void **state)
 		       "unknown option '--input' for info");
 	expect_failure(run("topo", "--lspci", "a", "--input", "b"), PA_EXIT_USAGE,
 		       "topo takes one of --input, --sysfs and --lspci");
+	expect_failure(run("topo", "--policy", "p.yaml"), PA_EXIT_USAGE,
+		       "unknown option '--policy' for topo");
+	expect_failure(run("report", "--nccl-xml", "x.xml"), PA_EXIT_USAGE,
+		       "unknown option '--nccl-xml' for report");
 	expect_failure(run("report", "01:00.0", "--input", "x.json"), PA_EXIT_USAGE,
 		       "report BDF reads the module only");
 	assert_int_equal(fake.dos[PCIEAUDIT_CMD_INFO_GET], 0);
@@ -1916,6 +1920,66 @@ static void report_host_and_snapshots(void **state)
 	release(&r);
 }
 
+/* A fixture attribute file's first line. */
+static char *fixture_line(const char *bdf, const char *attr)
+{
+	char path[512], *text = NULL;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/devices/%s/%s", H200, bdf, attr);
+	assert_int_equal(pa_read_file(path, 4096, &text, &len), 0);
+	text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
+/* topo without the module: the matrix from sysfs, the NCCL file with the
+ * fixture's own max_link_speed and max_link_width, a snapshot's topo. */
+static void topo_sysfs_and_nccl_xml(void **state)
+{
+	static const char *const gpus[] = { "0000:00:06.0", "0000:00:07.0" };
+	struct result r;
+	char *xml = NULL, want[256];
+	size_t len;
+
+	(void)state;
+	if (access(H200 "/devices", R_OK)) {
+		print_message("SKIPPED: %s is missing\n", H200);
+		return;
+	}
+	r = run("topo", "--sysfs", H200, "--nccl-xml", tmp_path("nccl.xml"));
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "GPU0  X ");
+	assert_contains(r.out, "NVLink: unknown, NVML not-read");
+	release(&r);
+	assert_int_equal(pa_read_file(tmp_path("nccl.xml"), 1 << 20, &xml, &len), 0);
+	assert_contains(xml, "<system version=\"1\">");
+	for (size_t i = 0; i < 2; i++) {
+		char *speed = fixture_line(gpus[i], "max_link_speed");
+		char *width = fixture_line(gpus[i], "max_link_width");
+
+		snprintf(want, sizeof(want), "<pci busid=\"%s\" class=\"0x030200\"",
+			 gpus[i]);
+		assert_contains(xml, want);
+		snprintf(want, sizeof(want), "link_speed=\"%s\" link_width=\"%s\"",
+			 speed, width);
+		assert_contains(xml, want);
+		free(speed);
+		free(width);
+	}
+	free(xml);
+
+	r = run("--json", "report", "--sysfs", H200);
+	write_tmp("guest.json", r.out);
+	release(&r);
+	r = run("topo", "--input", tmp_path("guest.json"));
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "GPU1  PHB");
+	release(&r);
+	expect_failure(run("topo", "--sysfs", H200, "--nccl-xml",
+			   "/nonexistent-pa/x.xml"), PA_EXIT_RUNTIME,
+		       "cannot write /nonexistent-pa/x.xml");
+}
+
 /* Runs main() with stdout on a terminal; returns what it wrote. */
 static char *run_on_tty(const char *no_color, const char *flag)
 {
@@ -2030,6 +2094,7 @@ int main(void)
 		TEST(check_offline_equals_live),
 		TEST(report_host_and_snapshots),
 		TEST(check_colour),
+		TEST(topo_sysfs_and_nccl_xml),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
 

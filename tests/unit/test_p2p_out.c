@@ -452,6 +452,8 @@ static const char topo_snapshot[] =
 "  PHB    = no common upstream bridge: through their PCIe host bridge\n"
 "  NODE   = across PCIe host bridges within one NUMA node\n"
 "  SYS    = across NUMA nodes (or a NUMA node unknown)\n"
+"  NV#    = a bonded set of # NVLinks (instead of PCIe)\n"
+"  XGMI   = AMD XGMI links (instead of PCIe)\n"
 "Marks after it, pcieaudit's P2P DMA verdict and the bandwidth:\n"
 "  (none) = direct P2P DMA, with bus addresses\n"
 "  *      = through the host bridge (after PIX or PXB: ACS redirects it)\n"

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "fabric_read.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "fabric.h"
+#include "gpu_sw.h"
+#include "kfd.h"
+#include "nvml.h"
+#include "sysread.h"
+
+int pa_fabric_read(const char *root, struct pa_report *rep)
+{
+	bool live = pa_sysfs_is_live(root);
+	struct pa_fabric *f = rep->fabric;
+	int err;
+
+	if (!f) {
+		f = malloc(sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		rep->fabric = f;
+	} else {
+		pa_fabric_clear(f);
+	}
+	pa_fabric_init(f);
+	/* NVML answers for this host, never for a copy of another's sysfs. */
+	err = live ? pa_nvml_read(f) :
+	      pa_source_set(&f->nvml, PA_SRC_NOT_READ, "not the running host");
+	if (!err)
+		err = pa_kfd_read(root, f);
+	if (!err)
+		err = pa_gpu_sw_read(root, live, &f->sw);
+	return err;
+}
