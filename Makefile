@@ -16,7 +16,7 @@ DEB_DEPS := build-essential pkg-config libnl-genl-3-dev libnl-3-dev libpci-dev \
 	bc bison flex libelf-dev libssl-dev xz-utils dkms libyaml-dev prometheus \
 	linux-headers-cloud-amd64 linux-headers-rt-amd64 debhelper dh-dkms lintian \
 	python3-yaml clang libclang-rt-14-dev dwarves curl valgrind debootstrap zstd \
-	libcap2-bin libmicrohttpd-dev
+	libcap2-bin libmicrohttpd-dev python3-jsonschema
 
 .PHONY: all module cli deps check unit vm-test style sparse demo install \
 	module-install dkms-source dkms-install dkms-test deb-test doc-test clean \
@@ -66,6 +66,22 @@ check-kernels: deps
 
 style:
 	tests/style.sh
+
+# The protocol against its spec, Documentation/netlink/specs/pcieaudit.yaml,
+# with the kernel's own ynl tools (docs/protocol.md): the spec's validity,
+# the UAPI header, and the module's and the CLI's policies. The tools come
+# from Debian's linux-source-6.12, fetched once into the cache.
+.PHONY: ynl-check ynl-gen
+ynl-check: deps
+	@tree=$$(tests/ynl/fetch-ynl.sh --offline 2>/dev/null || tests/ynl/fetch-ynl.sh) && \
+		python3 tests/ynl/ynl_check.py "$$tree"
+
+# Regenerates the policy tables from the spec.
+ynl-gen:
+	python3 tests/ynl/gen_policies.py $(YNL_SPEC) kernel-header -o kmod/policy_gen.h
+	python3 tests/ynl/gen_policies.py $(YNL_SPEC) kernel-source -o kmod/policy_gen.c
+	python3 tests/ynl/gen_policies.py $(YNL_SPEC) cli -o user/policy_gen.h
+YNL_SPEC := Documentation/netlink/specs/pcieaudit.yaml
 
 # pcieaudit.ko on the debug kernel (KASAN, UBSAN, lockdep, kmemleak,
 # failslab) under hot-plug, rmmod/insmod and failed allocations while
@@ -156,7 +172,7 @@ gpu-test: deps cli
 	@python3 tests/gpu/compare-h200.py --selftest
 	@out=$$(python3 tests/gpu/compare-h200.py user/pcieaudit-cli) || { echo "$$out"; exit 1; }; echo "$$out" | tail -n 1
 
-check: deps prebuild unit valgrind gpu-test security-test fuzz-smoke style doc-test corpus-test compat-test dkms-test deb-test exporter-test monitor-test vm-test stress-short nlfuzz
+check: deps prebuild unit valgrind gpu-test security-test fuzz-smoke style ynl-check doc-test corpus-test compat-test dkms-test deb-test exporter-test monitor-test vm-test stress-short nlfuzz
 	@echo "make check: all tests passed"
 
 demo: deps

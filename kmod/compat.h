@@ -13,6 +13,7 @@
 #include <linux/iommu.h>
 #include <linux/pci.h>
 #include <net/genetlink.h>
+#include <linux/pcieaudit.h>
 
 /*
  * Kbuild refuses kernels older than 5.10, the first with per-op policies in
@@ -39,15 +40,14 @@
  * .start reaches userspace without its message. There, .start accepts every
  * request and the first .dumpit call, which always has an extack, checks it
  * (the caller's CAP_SYS_ADMIN first) and fails the dump in NLMSG_DONE
- * instead, before anything is emitted. The slot of cb->args marks the
- * request as checked.
+ * instead, before anything is emitted. The dump's context
+ * (struct pcieaudit_dump_ctx) marks the request as checked.
  */
 #ifdef PCIEAUDIT_HAVE_DUMP_START_EXTACK
 #define PCIEAUDIT_DUMP_START_EXTACK	true
 #else
 #define PCIEAUDIT_DUMP_START_EXTACK	false
 #endif
-#define PCIEAUDIT_DUMP_CHECKED_SLOT	5
 
 /*
  * Who may join a multicast group: GENL_MCAST_CAP_SYS_ADMIN came with
@@ -93,47 +93,21 @@
 #endif
 
 /*
- * IOMMU domain types added after v5.10. They are macros, so a missing one is
- * given a value no domain can have; each needs a distinct value to stay a
- * valid switch case.
- *   IOMMU_DOMAIN_DMA_FQ: "iommu: Introduce explicit type for non-strict
- *     DMA domains" (v5.15)
- *   IOMMU_DOMAIN_SVA: "iommu: Add IOMMU SVA domain support" (v6.2)
- *   IOMMU_DOMAIN_PLATFORM: "iommu: Add IOMMU_DOMAIN_PLATFORM" (v6.7)
- *   IOMMU_DOMAIN_NESTED: "iommu: Add nested domain support" (v6.7)
+ * Whether a group's DMA ownership is claimed: iommu_group_dma_owner_claimed()
+ * came with 1ea2a07a532b ("iommu: Add DMA ownership management interfaces",
+ * v5.19), EXPORT_SYMBOL_GPL; probed in Kbuild from the target's iommu.h.
+ * Its kernel-doc: "racy and only for non-binding status reporting"; it
+ * takes group->mutex, so never call it inside iommu_group_for_each_dev().
+ * Before it (5.10) nothing exported says, and the answer is unknown (0).
  */
-#ifdef IOMMU_DOMAIN_DMA_FQ
-#define PCIEAUDIT_HAVE_DMA_FQ	1
-#else
-/*
- * Without the type, a DMA domain is strict or lazy as iommu.strict and the
- * driver decide, and nothing a module may read says which.
- */
-#define PCIEAUDIT_HAVE_DMA_FQ	0
-#define IOMMU_DOMAIN_DMA_FQ	BIT(31)
-#endif
-#ifndef IOMMU_DOMAIN_SVA
-#define IOMMU_DOMAIN_SVA	BIT(30)
-#endif
-#ifndef IOMMU_DOMAIN_PLATFORM
-#define IOMMU_DOMAIN_PLATFORM	BIT(29)
-#endif
-#ifndef IOMMU_DOMAIN_NESTED
-#define IOMMU_DOMAIN_NESTED	BIT(28)
-#endif
-
-/*
- * The IOMMU instance serving a device: dev->iommu->iommu_dev (v5.8,
- * "iommu: Move iommu_dev to struct dev_iommu"). Only
- * meaningful with CONFIG_IOMMU_API; the struct is empty otherwise.
- */
-static inline struct device *pcieaudit_iommu_instance(struct device *dev)
+static inline u32 pcieaudit_group_dma_owner(struct iommu_group *group)
 {
-#ifdef CONFIG_IOMMU_API
-	if (dev->iommu && dev->iommu->iommu_dev)
-		return dev->iommu->iommu_dev->dev;
+#ifdef PCIEAUDIT_HAVE_DMA_OWNER
+	return iommu_group_dma_owner_claimed(group) ?
+	       PCIEAUDIT_DMA_OWNER_CLAIMED : PCIEAUDIT_DMA_OWNER_UNCLAIMED;
+#else
+	return 0;
 #endif
-	return NULL;
 }
 
 /*

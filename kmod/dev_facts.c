@@ -133,8 +133,12 @@ static u32 dev_flags(struct pci_dev *pdev)
 
 /**
  * pcieaudit_dev_facts_read - read what pcieaudit reports about a function
- * @pdev: the function, referenced by the caller, who also holds
- *	pci_lock_rescan_remove() so its IOMMU state is not torn down meanwhile
+ * @pdev: the function, referenced by the caller. pci_lock_rescan_remove(),
+ *	which callers hold, does not keep a VF from being removed (a PF
+ *	driver's pci_disable_sriov() does not take it): the reference keeps
+ *	the pci_dev and its bus, the configuration reads of a removed VF come
+ *	back all ones and are reported unreadable, and the IOMMU reads go
+ *	through the removal fence (removal_fence.c).
  * @f: filled in
  *
  * Context: may sleep, waiting for a reset of @pdev to finish.
@@ -156,9 +160,14 @@ void pcieaudit_dev_facts_read(struct pci_dev *pdev,
 		acs = read_acs(pdev, &f->acs);
 		link = read_link(pdev, &f->link);
 		/* One register of all ones makes every other one suspect. */
-		readable = acs != CFG_UNREADABLE && link != CFG_UNREADABLE;
+		readable = acs != CFG_UNREADABLE && link != CFG_UNREADABLE &&
+			   pcieaudit_dev_caps_read(pdev, &f->caps);
 		f->has_acs = readable && acs == CFG_OK;
 		f->has_link = readable && link == CFG_OK;
+	}
+	if (!readable) {
+		/* The BARs are the kernel's records: known without config reads. */
+		pcieaudit_dev_caps_read_bars(pdev, &f->caps);
 	}
 	f->config_unreadable = !readable;
 	pcieaudit_iommu_read(&pdev->dev, &f->iommu);

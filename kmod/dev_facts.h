@@ -5,7 +5,10 @@
 
 #include <linux/pci.h>
 
+#include "dev_caps.h"
 #include "iommu_facts.h"
+
+#define PCIEAUDIT_NAME_LEN 64
 
 struct pcieaudit_acs {
 	u16 pos;
@@ -31,6 +34,7 @@ struct pcieaudit_dev_facts {
 	bool has_link;
 	struct pcieaudit_acs acs;
 	struct pcieaudit_link link;
+	struct pcieaudit_dev_caps caps;	/* BARs always; registers if readable */
 	struct pcieaudit_iommu iommu;
 	char driver[PCIEAUDIT_NAME_LEN];
 };

@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * IOMMU group and domain of a device, from exported IOMMU core calls.
+ * IOMMU group and DMA ownership of a device, from exported IOMMU core calls
+ * used within their documented contracts only.
  *
- * The group's default domain is private to the IOMMU core. Only default
- * domains have the DMA-API or identity types, so when the attached domain
- * is one of those it is the default domain; otherwise (VFIO or iommufd own
- * the group) the default is reported as unknown rather than guessed.
+ * Nothing here reads a domain. iommu_get_domain_for_dev() returns a pointer
+ * that is valid only for the driver bound to the device (its kernel-doc from
+ * 7.0 on; before that, nothing holds a domain alive either): VFIO or iommufd
+ * may detach and free it at any moment. The default domain's type is the
+ * kernel's own sysfs ABI (/sys/kernel/iommu_groups/N/type), which the CLI
+ * reads; the IOMMU instance is the device's sysfs link "iommu". What a
+ * module can say is whether the group's DMA ownership is claimed:
+ * iommu_group_dma_owner_claimed(), "only for non-binding status reporting".
+ *
+ * Every read of a device's group happens inside the removal fence: the IOMMU
+ * core releases dev->iommu_group when the device is deleted, which
+ * pci_lock_rescan_remove() does not hold off for SR-IOV VFs.
  */
 #include <linux/iommu.h>
 #include <linux/pci.h>
@@ -13,68 +22,46 @@
 #include <linux/pcieaudit.h>
 
 #include "iommu_facts.h"
+#include "removal_fence.h"
 
-static u32 domain_type(unsigned int type)
+/*
+ * The group, referenced, or NULL. iommu_group_get() reads dev->iommu_group
+ * unlocked; only the fence keeps iommu_release_device() from dropping the
+ * group's last reference in between.
+ */
+static struct iommu_group *group_get_fenced(struct device *dev)
 {
-	switch (type) {
-	case IOMMU_DOMAIN_BLOCKED:
-		return PCIEAUDIT_DOMAIN_BLOCKED;
-	case IOMMU_DOMAIN_IDENTITY:
-		return PCIEAUDIT_DOMAIN_IDENTITY;
-	case IOMMU_DOMAIN_UNMANAGED:
-		return PCIEAUDIT_DOMAIN_UNMANAGED;
-	case IOMMU_DOMAIN_DMA:
-		return PCIEAUDIT_DOMAIN_DMA;
-	case IOMMU_DOMAIN_DMA_FQ:
-		return PCIEAUDIT_DOMAIN_DMA_FQ;
-	case IOMMU_DOMAIN_SVA:
-		return PCIEAUDIT_DOMAIN_SVA;
-	case IOMMU_DOMAIN_PLATFORM:
-		return PCIEAUDIT_DOMAIN_PLATFORM;
-	case IOMMU_DOMAIN_NESTED:
-		return PCIEAUDIT_DOMAIN_NESTED;
-	default:
-		return PCIEAUDIT_DOMAIN_UNKNOWN;
-	}
-}
+	struct iommu_group *group;
 
-static bool is_default_type(u32 type)
-{
-	return type == PCIEAUDIT_DOMAIN_DMA || type == PCIEAUDIT_DOMAIN_DMA_FQ ||
-	       type == PCIEAUDIT_DOMAIN_IDENTITY;
+	if (!pcieaudit_fence_enter(dev))
+		return NULL;
+	group = iommu_group_get(dev);
+	pcieaudit_fence_leave();
+	return group;
 }
 
 /**
- * pcieaudit_iommu_read - the IOMMU group and domains of a device
+ * pcieaudit_iommu_read - the IOMMU group of a device and its DMA ownership
  * @dev: the device, referenced by the caller
- * @io: filled in; io->in_group is false when the device has no group
+ * @io: filled in; io->in_group is false when the device has no group or is
+ *	being removed
  *
- * The domain pointer is not refcounted and may change when VFIO attaches,
- * so only its type is read, at once, and the pointer is never kept.
+ * Context: may sleep; never with a group's mutex held (iommu_group_for_each_dev()
+ * callbacks), which iommu_group_dma_owner_claimed() takes.
  */
 void pcieaudit_iommu_read(struct device *dev, struct pcieaudit_iommu *io)
 {
 	struct iommu_group *group;
-	struct iommu_domain *domain;
-	struct device *inst;
 
 	memset(io, 0, sizeof(*io));
-	group = iommu_group_get(dev);
+	group = group_get_fenced(dev);
 	if (!group)
 		return;
 	io->in_group = true;
 	io->group = iommu_group_id(group);
+	/* The group reference is all its kernel-doc asks for. */
+	io->dma_owner = pcieaudit_group_dma_owner(group);
 	iommu_group_put(group);
-
-	domain = iommu_get_domain_for_dev(dev);
-	if (domain)
-		io->domain = domain_type(READ_ONCE(domain->type));
-	if (is_default_type(io->domain))
-		io->def_domain = io->domain;
-
-	inst = pcieaudit_iommu_instance(dev);
-	if (inst)
-		strscpy(io->instance, dev_name(inst), sizeof(io->instance));
 }
 
 struct groups_ctx {
@@ -96,7 +83,7 @@ static int collect_group(struct device *dev, void *data)
 	unsigned int i;
 	int id;
 
-	group = iommu_group_get(dev);
+	group = group_get_fenced(dev);
 	if (!group)
 		return 0;
 	id = iommu_group_id(group);
@@ -154,26 +141,16 @@ void pcieaudit_groups_release(struct pcieaudit_group_batch *b)
 		iommu_group_put(b->groups[--b->n]);
 }
 
-static int summarise(struct device *dev, void *data)
+static int count_device(struct device *dev, void *data)
 {
 	struct pcieaudit_iommu_summary *s = data;
-	struct iommu_domain *domain;
-	unsigned int type;
 
 	s->devices++;
-	domain = iommu_get_domain_for_dev(dev);
-	if (!domain)
-		return 0;
-	type = READ_ONCE(domain->type);
-	if (type == IOMMU_DOMAIN_DMA)
-		s->any_dma = true;
-	else if (type == IOMMU_DOMAIN_DMA_FQ)
-		s->any_dma_fq = true;
 	return 0;
 }
 
 /**
- * pcieaudit_iommu_summary_read - counts and domain types across the PCI bus
+ * pcieaudit_iommu_summary_read - PCI functions and IOMMU groups holding them
  * @s: filled in
  */
 void pcieaudit_iommu_summary_read(struct pcieaudit_iommu_summary *s)
@@ -183,7 +160,7 @@ void pcieaudit_iommu_summary_read(struct pcieaudit_iommu_summary *s)
 	int from = 0;
 
 	memset(s, 0, sizeof(*s));
-	bus_for_each_dev(&pci_bus_type, NULL, s, summarise);
+	bus_for_each_dev(&pci_bus_type, NULL, s, count_device);
 	do {
 		n = pcieaudit_groups_collect(&b, from);
 		s->groups += n;

@@ -6,21 +6,15 @@
 #include <linux/device.h>
 #include <linux/types.h>
 
-#define PCIEAUDIT_NAME_LEN 64
-
 struct pcieaudit_iommu {
 	bool in_group;
 	int group;
-	u32 domain;		/* enum pcieaudit_domain_type, 0 if none */
-	u32 def_domain;		/* enum pcieaudit_domain_type, 0 if unknown */
-	char instance[PCIEAUDIT_NAME_LEN];
+	u32 dma_owner;		/* enum pcieaudit_dma_owner, 0 if unknown */
 };
 
 struct pcieaudit_iommu_summary {
 	u32 devices;		/* PCI functions */
 	u32 groups;		/* distinct IOMMU groups holding them */
-	bool any_dma;		/* a strict translated domain is attached */
-	bool any_dma_fq;	/* a lazy translated domain is attached */
 };
 
 /* Groups handed out per walk step, each with a reference. */

@@ -8,6 +8,7 @@
 #include "monitor.h"
 #include "netlink.h"
 #include "pci_walk.h"
+#include "removal_fence.h"
 #include "version.h"
 
 static int __init pcieaudit_init(void)
@@ -17,9 +18,12 @@ static int __init pcieaudit_init(void)
 	ret = pcieaudit_walk_init();
 	if (ret)
 		return ret;
-	ret = pcieaudit_acs_baseline_init();
+	ret = pcieaudit_fence_init();
 	if (ret)
 		goto err_walk;
+	ret = pcieaudit_acs_baseline_init();
+	if (ret)
+		goto err_fence;
 	ret = pcieaudit_genl_init();
 	if (ret)
 		goto err_baseline;
@@ -34,6 +38,8 @@ err_genl:
 	pcieaudit_genl_uninit();
 err_baseline:
 	pcieaudit_acs_baseline_exit();
+err_fence:
+	pcieaudit_fence_exit();
 err_walk:
 	pcieaudit_walk_exit();
 	return ret;
@@ -44,6 +50,7 @@ static void __exit pcieaudit_exit(void)
 	pcieaudit_monitor_exit();
 	pcieaudit_genl_uninit();
 	pcieaudit_acs_baseline_exit();
+	pcieaudit_fence_exit();
 	pcieaudit_walk_exit();
 }
 

@@ -355,6 +355,19 @@ static void mon_sample_work(struct work_struct *work)
 }
 
 /**
+ * pcieaudit_monitor_history_size - room pcieaudit_monitor_put_history() needs
+ *
+ * Return: the most bytes the link-history nest takes in a message.
+ */
+size_t pcieaudit_monitor_history_size(void)
+{
+	return nla_total_size(0) +			/* the nest */
+	       4 * nla_total_size_64bit(sizeof(u64)) +	/* since to last change */
+	       nla_total_size(sizeof(u32)) +		/* interval */
+	       2 * nla_total_size(sizeof(u8));		/* slowest, narrowest */
+}
+
+/**
  * pcieaudit_monitor_put_history - a function's link history as a nest
  * @skb: message
  * @pdev: the function

@@ -11,6 +11,7 @@ extern const struct genl_multicast_group pcieaudit_mcgrps[1];
 
 int pcieaudit_monitor_init(void);
 void pcieaudit_monitor_exit(void);
+size_t pcieaudit_monitor_history_size(void);
 int pcieaudit_monitor_put_history(struct sk_buff *skb, struct pci_dev *pdev);
 
 #endif /* _PCIEAUDIT_MONITOR_H */

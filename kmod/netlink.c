@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "pcieaudit" generic-netlink family: policies, handlers, and the
- * translation of kernel facts into attributes. The facts themselves are
+ * The "pcieaudit" generic-netlink family: handlers, and the translation of
+ * kernel facts into attributes. The policies are generated from the
+ * protocol's spec (policy_gen.c). The facts themselves are
  * read by dev_facts.c and iommu_facts.c.
  *
  * Handlers hold pci_lock_rescan_remove() only within one call, never across
@@ -19,34 +20,8 @@
 #include "netlink.h"
 #include "netlink_internal.h"
 #include "pci_walk.h"
+#include "policy_gen.h"
 #include "version.h"
-
-/* policies */
-
-const struct nla_policy pcieaudit_addr_policy[PCIEAUDIT_A_ADDR_MAX + 1] = {
-	[PCIEAUDIT_A_ADDR_DOMAIN] = { .type = NLA_U32 },
-	[PCIEAUDIT_A_ADDR_BUS] = { .type = NLA_U8 },
-	[PCIEAUDIT_A_ADDR_DEVFN] = { .type = NLA_U8 },
-};
-
-static const struct nla_policy dev_get_policy[PCIEAUDIT_A_DEV_ADDR + 1] = {
-	[PCIEAUDIT_A_DEV_ADDR] = NLA_POLICY_NESTED(pcieaudit_addr_policy),
-};
-
-const struct nla_policy pcieaudit_class_policy[PCIEAUDIT_A_CLASS_MAX + 1] = {
-	[PCIEAUDIT_A_CLASS_VALUE] = { .type = NLA_U32 },
-	[PCIEAUDIT_A_CLASS_MASK] = { .type = NLA_U32 },
-};
-
-const struct nla_policy pcieaudit_p2p_policy[PCIEAUDIT_A_P2P_MAX + 1] = {
-	[PCIEAUDIT_A_P2P_PROVIDER] = NLA_POLICY_NESTED(pcieaudit_addr_policy),
-	[PCIEAUDIT_A_P2P_CLIENT] = NLA_POLICY_NESTED(pcieaudit_addr_policy),
-	[PCIEAUDIT_A_P2P_SELECT_DEV] = NLA_POLICY_NESTED(pcieaudit_addr_policy),
-	[PCIEAUDIT_A_P2P_SELECT_CLASS] = NLA_POLICY_NESTED(pcieaudit_class_policy),
-	[PCIEAUDIT_A_P2P_FLAGS] = { .type = NLA_U32 },
-	[PCIEAUDIT_A_P2P_KERNEL_DISTANCE] = { .type = NLA_REJECT },
-	[PCIEAUDIT_A_P2P_PAIR] = { .type = NLA_REJECT },
-};
 
 /* permission */
 
@@ -151,16 +126,8 @@ static int put_iommu(struct sk_buff *skb, const struct pcieaudit_iommu *io)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, PCIEAUDIT_A_IOMMU_GROUP, io->group))
 		goto err_cancel;
-	if (io->domain &&
-	    nla_put_u32(skb, PCIEAUDIT_A_IOMMU_DOMAIN, io->domain))
-		goto err_cancel;
-	if (io->def_domain &&
-	    (nla_put_u32(skb, PCIEAUDIT_A_IOMMU_DEF_DOMAIN, io->def_domain) ||
-	     nla_put_u32(skb, PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE,
-			 PCIEAUDIT_SOURCE_DERIVED)))
-		goto err_cancel;
-	if (io->instance[0] &&
-	    nla_put_string(skb, PCIEAUDIT_A_IOMMU_INSTANCE, io->instance))
+	if (io->dma_owner &&
+	    nla_put_u32(skb, PCIEAUDIT_A_IOMMU_DMA_OWNER, io->dma_owner))
 		goto err_cancel;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -215,24 +182,44 @@ static int put_dev_attrs(struct sk_buff *skb, struct pci_dev *pdev,
 		return -EMSGSIZE;
 	if (f->iommu.in_group && put_iommu(skb, &f->iommu))
 		return -EMSGSIZE;
+	if (pcieaudit_nl_put_dev_caps(skb, &f->caps))
+		return -EMSGSIZE;
 	return pcieaudit_monitor_put_history(skb, pdev);
+}
+
+/* Room put_dev_attrs() needs at most, for @pdev and its facts. */
+static size_t dev_size(struct pci_dev *pdev,
+		       const struct pcieaudit_dev_facts *f)
+{
+	return 3 * PCIEAUDIT_NL_ADDR_SIZE +	/* addr, upstream, pf */
+	       nla_total_size(strlen(pci_name(pdev)) + 1) +
+	       nla_total_size(strlen(f->driver) + 1) +
+	       4 * nla_total_size(sizeof(u16)) + /* vendor to subsys device */
+	       3 * nla_total_size(sizeof(u8)) +	/* revision, type, bus */
+	       4 * nla_total_size(sizeof(u32)) + /* class, flags, node, power */
+	       nla_total_size(0) +		/* config unreadable */
+	       nla_total_size(0) + 4 * nla_total_size(sizeof(u16)) +	/* acs */
+	       nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +	/* link */
+	       2 * nla_total_size(sizeof(u16)) +
+	       nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +	/* iommu */
+	       pcieaudit_nl_dev_caps_size() +	/* ats, expdev, bars */
+	       pcieaudit_monitor_history_size();
 }
 
 /* One DEV_GET message; @cb is set for dumps, to flag inconsistent ones. */
 static int put_dev_msg(struct sk_buff *skb, u32 portid, u32 seq, int flags,
-		       struct netlink_callback *cb, struct pci_dev *pdev)
+		       struct netlink_callback *cb, struct pci_dev *pdev,
+		       const struct pcieaudit_dev_facts *f)
 {
-	struct pcieaudit_dev_facts f;
 	void *hdr;
 
-	pcieaudit_dev_facts_read(pdev, &f);
 	hdr = genlmsg_put(skb, portid, seq, &pcieaudit_family, flags,
 			  PCIEAUDIT_CMD_DEV_GET);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (cb)
 		genl_dump_check_consistent(cb, hdr);
-	if (put_dev_attrs(skb, pdev, &f)) {
+	if (put_dev_attrs(skb, pdev, f)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -259,13 +246,19 @@ static u32 features(const struct pcieaudit_iommu_summary *s)
 	return f;
 }
 
-static int put_info_attrs(struct sk_buff *skb,
-			  const struct pcieaudit_iommu_summary *s)
+/* Room put_info_attrs() needs at most. */
+static size_t info_size(const char *rules)
 {
-	u32 strict = PCIEAUDIT_IOMMU_STRICT_UNKNOWN;
-	char rules[48];
+	return nla_total_size(sizeof(PCIEAUDIT_VERSION)) +
+	       nla_total_size(strlen(init_utsname()->release) + 1) +
+	       nla_total_size(strlen(rules) + 1) +
+	       4 * nla_total_size(sizeof(u32));
+}
 
-	pcieaudit_p2p_rules(rules, sizeof(rules));
+static int put_info_attrs(struct sk_buff *skb,
+			  const struct pcieaudit_iommu_summary *s,
+			  const char *rules)
+{
 	if (nla_put_string(skb, PCIEAUDIT_A_INFO_MODULE_VERSION,
 			   PCIEAUDIT_VERSION) ||
 	    nla_put_string(skb, PCIEAUDIT_A_INFO_KERNEL_RELEASE,
@@ -275,24 +268,11 @@ static int put_info_attrs(struct sk_buff *skb,
 	    nla_put_u32(skb, PCIEAUDIT_A_INFO_GROUP_COUNT, s->groups) ||
 	    nla_put_string(skb, PCIEAUDIT_A_INFO_P2P_RULES, rules))
 		return -EMSGSIZE;
-	if (!s->groups)
-		return 0;
-
-	/*
-	 * Lazy if any translated domain is; untrusted devices stay strict. A
-	 * plain DMA domain means strict only where lazy ones have a type.
-	 */
-	if (s->any_dma_fq)
-		strict = PCIEAUDIT_IOMMU_STRICT_LAZY;
-	else if (s->any_dma && PCIEAUDIT_HAVE_DMA_FQ)
-		strict = PCIEAUDIT_IOMMU_STRICT_STRICT;
-	if (nla_put_u32(skb, PCIEAUDIT_A_INFO_IOMMU_DEF_MODE,
+	if (s->groups &&
+	    nla_put_u32(skb, PCIEAUDIT_A_INFO_IOMMU_DEF_MODE,
 			iommu_default_passthrough() ?
 			PCIEAUDIT_IOMMU_MODE_PASSTHROUGH :
-			PCIEAUDIT_IOMMU_MODE_TRANSLATED) ||
-	    nla_put_u32(skb, PCIEAUDIT_A_INFO_IOMMU_STRICT, strict) ||
-	    nla_put_u32(skb, PCIEAUDIT_A_INFO_IOMMU_STRICT_SOURCE,
-			PCIEAUDIT_SOURCE_DERIVED))
+			PCIEAUDIT_IOMMU_MODE_TRANSLATED))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -301,25 +281,24 @@ static int info_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct pcieaudit_iommu_summary s;
 	struct sk_buff *msg;
+	char rules[48];
 	void *hdr;
 	int err;
 
 	err = pcieaudit_nl_perm(skb, info->extack);
 	if (err)
 		return err;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	pci_lock_rescan_remove();
+	pcieaudit_iommu_summary_read(&s);
+	pci_unlock_rescan_remove();
+	pcieaudit_p2p_rules(rules, sizeof(rules));
+
+	msg = genlmsg_new(info_size(rules), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &pcieaudit_family, 0,
 				PCIEAUDIT_CMD_INFO_GET);
-	if (!hdr)
-		goto err_free;
-
-	pci_lock_rescan_remove();
-	pcieaudit_iommu_summary_read(&s);
-	pci_unlock_rescan_remove();
-
-	if (put_info_attrs(msg, &s))
+	if (!hdr || put_info_attrs(msg, &s, rules))
 		goto err_free;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
@@ -343,11 +322,11 @@ int pcieaudit_nl_addr_key(const struct nlattr *nest,
 			  struct netlink_ext_ack *extack, u64 *key)
 {
 	struct nlattr *tb[PCIEAUDIT_A_ADDR_MAX + 1];
-	u32 domain;
 	int err;
 
+	/* The policy bounds the domain to what pci_domain_nr() returns. */
 	err = nla_parse_nested(tb, PCIEAUDIT_A_ADDR_MAX, nest,
-			       pcieaudit_addr_policy, extack);
+			       pcieaudit_addr_nl_policy, extack);
 	if (err)
 		return err;
 	/* Since v6.0 the check names the attribute but sets no message. */
@@ -358,20 +337,15 @@ int pcieaudit_nl_addr_key(const struct nlattr *nest,
 				    "a PCI address needs domain, bus and devfn");
 		return -EINVAL;
 	}
-	domain = nla_get_u32(tb[PCIEAUDIT_A_ADDR_DOMAIN]);
-	if (domain > INT_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[PCIEAUDIT_A_ADDR_DOMAIN],
-				    "PCI domain out of range");
-		return -EINVAL;
-	}
-	*key = pcieaudit_key(domain, nla_get_u8(tb[PCIEAUDIT_A_ADDR_BUS]),
+	*key = pcieaudit_key(nla_get_u32(tb[PCIEAUDIT_A_ADDR_DOMAIN]),
+			     nla_get_u8(tb[PCIEAUDIT_A_ADDR_BUS]),
 			     nla_get_u8(tb[PCIEAUDIT_A_ADDR_DEVFN]));
 	return 0;
 }
 
 /**
  * pcieaudit_nl_get_dev - the function a PCIEAUDIT_A_ADDR_* nest names
- * @nest: the nest, validated against pcieaudit_addr_policy
+ * @nest: the nest, validated against pcieaudit_addr_nl_policy
  * @extack: for the user's error
  *
  * Call with pci_lock_rescan_remove() held.
@@ -399,8 +373,9 @@ struct pci_dev *pcieaudit_nl_get_dev(const struct nlattr *nest,
 
 static int dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct pcieaudit_dev_facts f;
+	struct sk_buff *msg = NULL;
 	struct pci_dev *pdev;
-	struct sk_buff *msg;
 	int err;
 
 	err = pcieaudit_nl_perm(skb, info->extack);
@@ -410,18 +385,17 @@ static int dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "missing the PCI function's address");
 		return -EINVAL;
 	}
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-
 	pci_lock_rescan_remove();
 	pdev = pcieaudit_nl_get_dev(info->attrs[PCIEAUDIT_A_DEV_ADDR],
 				    info->extack);
 	if (IS_ERR(pdev)) {
 		err = PTR_ERR(pdev);
 	} else {
-		err = put_dev_msg(msg, info->snd_portid, info->snd_seq, 0,
-				  NULL, pdev);
+		/* Read, sized, then filled. */
+		pcieaudit_dev_facts_read(pdev, &f);
+		msg = genlmsg_new(dev_size(pdev, &f), GFP_KERNEL);
+		err = msg ? put_dev_msg(msg, info->snd_portid, info->snd_seq,
+					0, NULL, pdev, &f) : -ENOMEM;
 		pci_dev_put(pdev);
 	}
 	pci_unlock_rescan_remove();
@@ -457,20 +431,22 @@ static int dev_get_start(struct netlink_callback *cb)
 
 static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct pcieaudit_dump_ctx *ctx = pcieaudit_dump_ctx(cb);
 	u32 portid = NETLINK_CB(cb->skb).portid;
+	struct pcieaudit_dev_facts f;
 	struct pcieaudit_batch *b;
-	u64 next = pcieaudit_nl_cursor(cb, 0);
+	u64 next = ctx->next;
 	bool full = false;
 	unsigned int i, n;
 	int err;
 
-	if (cb->args[2])
+	if (ctx->state == PCIEAUDIT_DUMP_ENDED)
 		return 0;
-	if (!cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT]) {
+	if (ctx->state == PCIEAUDIT_DUMP_NEW) {
 		err = PCIEAUDIT_DUMP_START_EXTACK ? 0 : dev_get_check(cb);
 		if (err)
 			return err;
-		cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT] = 1;
+		ctx->state = PCIEAUDIT_DUMP_CHECKED;
 	}
 
 	b = pcieaudit_batch_alloc();
@@ -482,8 +458,9 @@ static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		pcieaudit_batch_collect(b, next, NULL, NULL);
 		n = b->n;
 		for (i = 0; i < n && !full; i++) {
+			pcieaudit_dev_facts_read(b->pdev[i], &f);
 			full = put_dev_msg(skb, portid, cb->nlh->nlmsg_seq,
-					   NLM_F_MULTI, cb, b->pdev[i]) != 0;
+					   NLM_F_MULTI, cb, b->pdev[i], &f) != 0;
 			if (!full)
 				next = b->key[i] + 1;
 		}
@@ -492,9 +469,9 @@ static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	pci_unlock_rescan_remove();
 	pcieaudit_batch_free(b);
 
-	pcieaudit_nl_cursor_set(cb, 0, next);
+	ctx->next = next;
 	if (!full)
-		cb->args[2] = 1;
+		ctx->state = PCIEAUDIT_DUMP_ENDED;
 	else if (!skb->len)
 		return -EMSGSIZE;
 	return skb->len;
@@ -547,20 +524,21 @@ static int put_group_msg(struct sk_buff *skb, struct netlink_callback *cb,
 
 static int group_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct pcieaudit_dump_ctx *ctx = pcieaudit_dump_ctx(cb);
 	struct pcieaudit_group_batch b;
-	int next = cb->args[0];
+	int next = ctx->next;
 	bool full = false;
 	unsigned int i, n;
 	int err;
 
-	if (cb->args[2])
+	if (ctx->state == PCIEAUDIT_DUMP_ENDED)
 		return 0;
 	/* No .start: the first call checks, before anything is emitted. */
-	if (!cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT]) {
+	if (ctx->state == PCIEAUDIT_DUMP_NEW) {
 		err = pcieaudit_nl_perm(cb->skb, cb->extack);
 		if (err)
 			return err;
-		cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT] = 1;
+		ctx->state = PCIEAUDIT_DUMP_CHECKED;
 	}
 
 	pci_lock_rescan_remove();
@@ -576,9 +554,9 @@ static int group_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	} while (!full && n == PCIEAUDIT_GROUP_BATCH);
 	pci_unlock_rescan_remove();
 
-	cb->args[0] = next;
+	ctx->next = next;
 	if (!full)
-		cb->args[2] = 1;
+		ctx->state = PCIEAUDIT_DUMP_ENDED;
 	else if (!skb->len)
 		return -EMSGSIZE;
 	return skb->len;
@@ -603,8 +581,8 @@ static const struct genl_ops pcieaudit_ops[] = {
 		.doit = dev_get_doit,
 		.start = dev_get_start,
 		.dumpit = dev_get_dumpit,
-		.policy = dev_get_policy,
-		.maxattr = ARRAY_SIZE(dev_get_policy) - 1,
+		.policy = pcieaudit_dev_get_nl_policy,
+		.maxattr = ARRAY_SIZE(pcieaudit_dev_get_nl_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
@@ -618,8 +596,8 @@ static const struct genl_ops pcieaudit_ops[] = {
 		.start = pcieaudit_nl_p2p_start,
 		.dumpit = pcieaudit_nl_p2p_dumpit,
 		.done = pcieaudit_nl_p2p_done,
-		.policy = pcieaudit_p2p_policy,
-		.maxattr = PCIEAUDIT_A_P2P_MAX,
+		.policy = pcieaudit_p2p_get_nl_policy,
+		.maxattr = ARRAY_SIZE(pcieaudit_p2p_get_nl_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
 	},
 };

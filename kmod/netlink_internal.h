@@ -7,10 +7,14 @@
 #include <net/genetlink.h>
 #include <linux/pcieaudit.h>
 
+#include "dev_caps.h"
+
 extern struct genl_family pcieaudit_family;
-extern const struct nla_policy pcieaudit_addr_policy[PCIEAUDIT_A_ADDR_MAX + 1];
-extern const struct nla_policy pcieaudit_class_policy[PCIEAUDIT_A_CLASS_MAX + 1];
-extern const struct nla_policy pcieaudit_p2p_policy[PCIEAUDIT_A_P2P_MAX + 1];
+
+/* Room a PCIEAUDIT_A_ADDR_* nest takes, as pcieaudit_nl_put_addr() fills it. */
+#define PCIEAUDIT_NL_ADDR_SIZE	(nla_total_size(0) +			\
+				 nla_total_size(sizeof(u32)) +		\
+				 2 * nla_total_size(sizeof(u8)))
 
 int pcieaudit_nl_put_addr(struct sk_buff *skb, int type, struct pci_dev *pdev);
 int pcieaudit_nl_addr_key(const struct nlattr *nest,
@@ -20,22 +24,46 @@ struct pci_dev *pcieaudit_nl_get_dev(const struct nlattr *nest,
 int pcieaudit_nl_perm(const struct sk_buff *skb,
 		      struct netlink_ext_ack *extack);
 
-/*
- * Dump cursors live in cb->args, which every supported kernel has; a key
- * takes two slots so it fits a 32-bit long too.
+/* Where a dump is. */
+enum pcieaudit_dump_state {
+	PCIEAUDIT_DUMP_NEW,	/* zeroed: the request is not checked yet */
+	PCIEAUDIT_DUMP_CHECKED,	/* permission and request checked */
+	PCIEAUDIT_DUMP_ENDED,	/* everything sent; the next call ends it */
+};
+
+struct pcieaudit_p2p_table;
+
+/**
+ * struct pcieaudit_dump_ctx - a dump's state between its parts, in cb->ctx
+ * @next: key (pcieaudit_dev_key()) of the function to resume at: the
+ *	device in a DEV_GET dump, the provider in a P2P_GET dump; the IOMMU
+ *	group id to resume at in a GROUP_GET dump
+ * @next_client: P2P_GET: key of the client to resume at, with @next's
+ *	provider
+ * @table: P2P_GET: the selection of addresses, or NULL until the first
+ *	part; freed by pcieaudit_nl_p2p_done()
+ * @state: enum pcieaudit_dump_state
+ *
+ * The netlink core zeroes it when the dump starts.
  */
-static inline u64 pcieaudit_nl_cursor(const struct netlink_callback *cb,
-				      unsigned int slot)
+struct pcieaudit_dump_ctx {
+	u64 next;
+	u64 next_client;
+	struct pcieaudit_p2p_table *table;
+	enum pcieaudit_dump_state state;
+};
+
+/* All supported kernels (5.10+) have cb->ctx; cb->args is deprecated. */
+static inline struct pcieaudit_dump_ctx *
+pcieaudit_dump_ctx(struct netlink_callback *cb)
 {
-	return (u64)cb->args[slot] << 16 | cb->args[slot + 1];
+	BUILD_BUG_ON(sizeof(struct pcieaudit_dump_ctx) > sizeof(cb->ctx));
+	return (struct pcieaudit_dump_ctx *)cb->ctx;
 }
 
-static inline void pcieaudit_nl_cursor_set(struct netlink_callback *cb,
-					   unsigned int slot, u64 key)
-{
-	cb->args[slot] = key >> 16;
-	cb->args[slot + 1] = key & 0xffff;
-}
+int pcieaudit_nl_put_dev_caps(struct sk_buff *skb,
+			      const struct pcieaudit_dev_caps *c);
+size_t pcieaudit_nl_dev_caps_size(void);
 
 int pcieaudit_nl_p2p_doit(struct sk_buff *skb, struct genl_info *info);
 int pcieaudit_nl_p2p_start(struct netlink_callback *cb);

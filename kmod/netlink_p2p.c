@@ -12,6 +12,7 @@
 #include "netlink_internal.h"
 #include "p2p_kernel.h"
 #include "p2p_path.h"
+#include "p2p_select.h"
 #include "pci_walk.h"
 
 struct list_ctx {
@@ -101,17 +102,30 @@ static int put_pair(struct sk_buff *skb, const struct pcieaudit_p2p *p,
 	return 0;
 }
 
-static int get_flags(struct nlattr *attr, struct netlink_ext_ack *extack,
-		     bool *verbose)
+static int count_listed(struct pci_dev *pdev, void *data)
 {
-	u32 flags = attr ? nla_get_u32(attr) : 0;
-
-	if (flags & ~PCIEAUDIT_P2P_F_ALL) {
-		NL_SET_ERR_MSG_ATTR(extack, attr, "unknown P2P flags");
-		return -EOPNOTSUPP;
-	}
-	*verbose = flags & PCIEAUDIT_P2P_F_KERNEL_VERBOSE;
+	(*(unsigned int *)data)++;
 	return 0;
+}
+
+/* Room put_pair() needs for @p, the kernel's answer included. */
+static size_t pair_size(const struct pcieaudit_p2p *p)
+{
+	unsigned int addrs = p->common ? 2 : 1;	/* the client, the common */
+
+	pcieaudit_p2p_for_each_hop(p, false, count_listed, &addrs);
+	pcieaudit_p2p_for_each_hop(p, true, count_listed, &addrs);
+	pcieaudit_p2p_for_each_redirect(p, count_listed, &addrs);
+	return nla_total_size(0) + addrs * PCIEAUDIT_NL_ADDR_SIZE +
+	       nla_total_size(sizeof(s32)) +	/* distance */
+	       6 * nla_total_size(sizeof(u32)) + /* length to host bridges */
+	       PAIR_KERNEL_ROOM;
+}
+
+/* The policy's mask has already refused unknown flags. */
+static bool get_verbose(const struct nlattr *attr)
+{
+	return attr && (nla_get_u32(attr) & PCIEAUDIT_P2P_F_KERNEL_VERBOSE);
 }
 
 /* do: one provider, its clients */
@@ -161,6 +175,20 @@ static int get_request_devs(struct genl_info *info, struct p2p_request *req)
 	return 0;
 }
 
+/* Analyses every pair; returns the size of the reply. */
+static size_t analyse_request(struct p2p_request *req)
+{
+	size_t size = PCIEAUDIT_NL_ADDR_SIZE + nla_total_size(sizeof(s32));
+	unsigned int i;
+
+	for (i = 0; i < req->n; i++) {
+		pcieaudit_p2p_analyse(req->provider, req->clients[i],
+				      &req->pairs[i]);
+		size += pair_size(&req->pairs[i]);
+	}
+	return size;
+}
+
 static int put_p2p_reply(struct sk_buff *msg, struct genl_info *info,
 			 struct p2p_request *req)
 {
@@ -178,8 +206,6 @@ static int put_p2p_reply(struct sk_buff *msg, struct genl_info *info,
 		goto err_cancel;
 
 	for (i = 0; i < req->n; i++) {
-		pcieaudit_p2p_analyse(req->provider, req->clients[i],
-				      &req->pairs[i]);
 		req->status[i] = pcieaudit_p2p_kernel_status(&req->pairs[i],
 							     req->verbose);
 		all_answered &= req->status[i] == PCIEAUDIT_P2P_KERNEL_ANSWERED;
@@ -246,8 +272,8 @@ err_cancel:
  */
 int pcieaudit_nl_p2p_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct sk_buff *msg = NULL;
 	struct p2p_request *req;
-	struct sk_buff *msg;
 	int err;
 
 	err = pcieaudit_nl_perm(skb, info->extack);
@@ -261,330 +287,39 @@ int pcieaudit_nl_p2p_doit(struct sk_buff *skb, struct genl_info *info)
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return -ENOMEM;
-	err = get_flags(info->attrs[PCIEAUDIT_A_P2P_FLAGS], info->extack,
-			&req->verbose);
-	if (err)
-		goto out_free;
-	/* Up to 64 pairs with their hops: more than one page. */
-	msg = genlmsg_new(16 * NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg) {
-		err = -ENOMEM;
-		goto out_free;
-	}
+	req->verbose = get_verbose(info->attrs[PCIEAUDIT_A_P2P_FLAGS]);
 
 	pci_lock_rescan_remove();
 	err = get_request_devs(info, req);
-	if (!err)
-		err = put_p2p_reply(msg, info, req);
+	if (!err) {
+		/* Sized from the analysis, then filled. */
+		msg = genlmsg_new(analyse_request(req), GFP_KERNEL);
+		err = msg ? put_p2p_reply(msg, info, req) : -ENOMEM;
+	}
 	put_request_devs(req);
 	pci_unlock_rescan_remove();
 
-	if (err) {
-		if (err == -EMSGSIZE)
-			NL_SET_ERR_MSG(info->extack, "reply too large; ask for fewer clients");
-		nlmsg_free(msg);
-	} else {
+	if (!err)
 		err = genlmsg_reply(msg, info);
-	}
-out_free:
+	else if (msg)
+		nlmsg_free(msg);
 	kfree(req);
 	return err;
 }
 
 /* dump: every ordered pair of a selection */
 
-struct selection {
-	const struct nlmsghdr *nlh;
-	bool any;		/* the request named selectors */
-};
-
-/*
- * The selectors were validated in .start (or, where .start has no extack,
- * in the first .dumpit call, before any walk): each nest holds its policy's
- * attributes, all present and of the right size, so they are read in
- * place. Parsing them again for every function, selector and walk was
- * most of a pair dump's time (docs/performance.md). The last of repeated
- * attributes wins, as in nla_parse_nested(). A nest missing a part has no
- * key and matches nothing.
- */
-static bool addr_key(const struct nlattr *nest, u64 *key)
-{
-	const struct nlattr *a;
-	u32 domain = U32_MAX;
-	int bus = -1, devfn = -1;
-	int rem;
-
-	nla_for_each_nested(a, nest, rem) {
-		switch (nla_type(a)) {
-		case PCIEAUDIT_A_ADDR_DOMAIN:
-			domain = nla_get_u32(a);
-			break;
-		case PCIEAUDIT_A_ADDR_BUS:
-			bus = nla_get_u8(a);
-			break;
-		case PCIEAUDIT_A_ADDR_DEVFN:
-			devfn = nla_get_u8(a);
-			break;
-		}
-	}
-	if (domain > INT_MAX || bus < 0 || devfn < 0)
-		return false;
-	*key = pcieaudit_key(domain, bus, devfn);
-	return true;
-}
-
-static bool addr_matches(const struct nlattr *nest, struct pci_dev *pdev)
-{
-	u64 key;
-
-	return addr_key(nest, &key) && key == pcieaudit_dev_key(pdev);
-}
-
-static bool class_matches(const struct nlattr *nest, struct pci_dev *pdev)
-{
-	const struct nlattr *a;
-	u32 value = 0, mask = 0;
-	int rem;
-
-	nla_for_each_nested(a, nest, rem) {
-		if (nla_type(a) == PCIEAUDIT_A_CLASS_VALUE)
-			value = nla_get_u32(a);
-		else if (nla_type(a) == PCIEAUDIT_A_CLASS_MASK)
-			mask = nla_get_u32(a);
-	}
-	return (pdev->class & mask) == (value & mask);
-}
-
-static bool selected(struct pci_dev *pdev, const void *data)
-{
-	const struct selection *sel = data;
-	const struct nlattr *attr;
-	int rem;
-
-	if (!sel->any)
-		return !pdev->subordinate;
-	nlmsg_for_each_attr(attr, sel->nlh, GENL_HDRLEN, rem) {
-		if ((nla_type(attr) == PCIEAUDIT_A_P2P_SELECT_DEV &&
-		     addr_matches(attr, pdev)) ||
-		    (nla_type(attr) == PCIEAUDIT_A_P2P_SELECT_CLASS &&
-		     class_matches(attr, pdev)))
-			return true;
-	}
-	return false;
-}
-
-/*
- * A selection of addresses only, at most PCIEAUDIT_P2P_MAX_CLIENTS of them
- * (what the CLI asks for), is kept for the whole dump, sorted by key: one
- * walk of the bus finds every selected function, and it is walked again
- * only when a function was added or removed since. The general path walks
- * the bus once per batch of clients of every provider and matches every
- * selector against every function: 4032 pairs of 64 devices on 1000
- * functions took more than a full report.
- */
-struct addr_table {
-	bool fast;		/* the selection is addresses only */
-	bool resolved;
-	u32 generation;		/* pcieaudit_generation() when resolved */
-	unsigned int n;
-	u64 key[PCIEAUDIT_P2P_MAX_CLIENTS];
-	struct pci_dev *pdev[PCIEAUDIT_P2P_MAX_CLIENTS];	/* or NULL */
-};
-
-/*
- * The selected keys, sorted, without repeats. False when there are more
- * than the table holds, or class selectors unless @skip_classes.
- */
-static bool addr_table_keys(struct addr_table *t, const struct nlmsghdr *nlh,
-			    bool skip_classes)
-{
-	const struct nlattr *attr;
-	unsigned int i;
-	int rem;
-	u64 key;
-
-	t->n = 0;
-	nlmsg_for_each_attr(attr, nlh, GENL_HDRLEN, rem) {
-		if (nla_type(attr) == PCIEAUDIT_A_P2P_SELECT_CLASS &&
-		    !skip_classes)
-			return false;
-		if (nla_type(attr) != PCIEAUDIT_A_P2P_SELECT_DEV ||
-		    !addr_key(attr, &key))
-			continue;
-		for (i = t->n; i > 0 && t->key[i - 1] > key; i--)
-			;
-		if (i > 0 && t->key[i - 1] == key)
-			continue;
-		if (t->n == PCIEAUDIT_P2P_MAX_CLIENTS)
-			return false;
-		memmove(&t->key[i + 1], &t->key[i], (t->n - i) * sizeof(key));
-		t->key[i] = key;
-		t->n++;
-	}
-	return true;
-}
-
-/* The slot of @key, or -1. */
-static int addr_table_index(const struct addr_table *t, u64 key)
-{
-	unsigned int lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (t->key[mid] == key)
-			return mid;
-		if (t->key[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-static int addr_table_find(struct device *dev, void *data)
-{
-	struct addr_table *t = data;
-	struct pci_dev *pdev = to_pci_dev(dev);
-	int i = addr_table_index(t, pcieaudit_dev_key(pdev));
-
-	if (i >= 0 && !t->pdev[i])
-		t->pdev[i] = pci_dev_get(pdev);
-	return 0;
-}
-
-static void addr_table_release(struct addr_table *t)
-{
-	unsigned int i;
-
-	for (i = 0; i < t->n; i++) {
-		pci_dev_put(t->pdev[i]);
-		t->pdev[i] = NULL;
-	}
-	t->resolved = false;
-}
-
-/*
- * References the selected functions present now, unless none was added or
- * removed since the last time. Call with pci_lock_rescan_remove() held.
- */
-static void addr_table_resolve(struct addr_table *t)
-{
-	u32 generation = pcieaudit_generation();
-
-	if (t->resolved && t->generation == generation)
-		return;
-	addr_table_release(t);
-	bus_for_each_dev(&pci_bus_type, NULL, t, addr_table_find);
-	t->generation = generation;
-	t->resolved = true;
-}
-
-/*
- * Every function the selectors name exists. One walk of the bus for up to
- * PCIEAUDIT_P2P_MAX_CLIENTS of them; a lookup each beyond that.
- */
-static int check_present(const struct nlmsghdr *nlh,
-			 struct netlink_ext_ack *extack)
-{
-	struct addr_table *t = kzalloc(sizeof(*t), GFP_KERNEL);
-	const struct nlattr *attr;
-	struct pci_dev *pdev;
-	int rem, i, err = 0;
-	u64 key;
-
-	if (!t)
-		return -ENOMEM;
-	pci_lock_rescan_remove();
-	t->fast = addr_table_keys(t, nlh, true);
-	if (t->fast)
-		addr_table_resolve(t);
-	nlmsg_for_each_attr(attr, nlh, GENL_HDRLEN, rem) {
-		if (nla_type(attr) != PCIEAUDIT_A_P2P_SELECT_DEV)
-			continue;
-		if (t->fast) {
-			/* The syntax was checked: the key is there. */
-			i = addr_key(attr, &key) ? addr_table_index(t, key) : -1;
-			if (i >= 0 && t->pdev[i])
-				continue;
-			NL_SET_ERR_MSG_ATTR(extack, attr, "no such PCI function");
-			err = -ENODEV;
-			break;
-		}
-		pdev = pcieaudit_nl_get_dev(attr, extack);
-		if (IS_ERR(pdev)) {
-			err = PTR_ERR(pdev);
-			break;
-		}
-		pci_dev_put(pdev);
-	}
-	addr_table_release(t);
-	pci_unlock_rescan_remove();
-	kfree(t);
-	return err;
-}
-
-static int check_selectors(struct nlattr **attrs, const struct nlmsghdr *nlh,
-			   struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[PCIEAUDIT_A_CLASS_MAX + 1];
-	const struct nlattr *attr;
-	bool any_dev = false;
-	int rem, err;
-	u64 key;
-
-	if (attrs[PCIEAUDIT_A_P2P_PROVIDER] || attrs[PCIEAUDIT_A_P2P_CLIENT]) {
-		NL_SET_ERR_MSG(extack, "a dump takes selectors; use a do request for a provider");
-		return -EINVAL;
-	}
-	nlmsg_for_each_attr(attr, nlh, GENL_HDRLEN, rem) {
-		switch (nla_type(attr)) {
-		case PCIEAUDIT_A_P2P_SELECT_DEV:
-			err = pcieaudit_nl_addr_key(attr, extack, &key);
-			if (err)
-				return err;
-			any_dev = true;
-			break;
-		case PCIEAUDIT_A_P2P_SELECT_CLASS:
-			err = nla_parse_nested(tb, PCIEAUDIT_A_CLASS_MAX, attr,
-					       pcieaudit_class_policy, extack);
-			if (err)
-				return err;
-			if (NL_REQ_ATTR_CHECK(extack, attr, tb,
-					      PCIEAUDIT_A_CLASS_VALUE) ||
-			    NL_REQ_ATTR_CHECK(extack, attr, tb,
-					      PCIEAUDIT_A_CLASS_MASK)) {
-				NL_SET_ERR_MSG_ATTR(extack, attr,
-						    "a class selector needs a value and a mask");
-				return -EINVAL;
-			}
-			if ((nla_get_u32(tb[PCIEAUDIT_A_CLASS_VALUE]) |
-			     nla_get_u32(tb[PCIEAUDIT_A_CLASS_MASK])) > 0xffffff) {
-				NL_SET_ERR_MSG_ATTR(extack, attr,
-						    "class codes have 24 bits");
-				return -ERANGE;
-			}
-			break;
-		}
-	}
-	return any_dev ? check_present(nlh, extack) : 0;
-}
-
-/* A pair dump's permission, then its selectors and flags. */
+/* A pair dump's permission, then its selectors. */
 static int p2p_dump_check(struct netlink_callback *cb)
 {
 	struct nlattr **attrs = pcieaudit_dump_attrs(cb);
-	bool verbose;
 	int err;
 
 	/* First: the selectors' checks tell which functions exist. */
 	err = pcieaudit_nl_perm(cb->skb, cb->extack);
 	if (err)
 		return err;
-	err = get_flags(attrs[PCIEAUDIT_A_P2P_FLAGS], cb->extack, &verbose);
-	if (err)
-		return err;
-	return check_selectors(attrs, cb->nlh, cb->extack);
+	return pcieaudit_p2p_check_selectors(attrs, cb->nlh, cb->extack);
 }
 
 /**
@@ -648,7 +383,7 @@ err_cancel:
  * message buffer filled up; *next_client is where to resume.
  */
 static bool dump_clients(struct sk_buff *skb, struct netlink_callback *cb,
-			 struct pci_dev *provider, const struct selection *sel,
+			 struct pci_dev *provider, const struct pcieaudit_p2p_selection *sel,
 			 struct pcieaudit_batch *b, bool verbose,
 			 u64 *next_client)
 {
@@ -656,7 +391,8 @@ static bool dump_clients(struct sk_buff *skb, struct netlink_callback *cb,
 	bool full = false;
 
 	do {
-		pcieaudit_batch_collect(b, *next_client, selected, sel);
+		pcieaudit_batch_collect(b, *next_client, pcieaudit_p2p_selected,
+					sel);
 		n = b->n;
 		for (i = 0; i < n && !full; i++) {
 			if (b->pdev[i] != provider)
@@ -672,7 +408,7 @@ static bool dump_clients(struct sk_buff *skb, struct netlink_callback *cb,
 
 /* Pairs of an address table, from the cursors on; true when full. */
 static bool dump_table(struct sk_buff *skb, struct netlink_callback *cb,
-		       const struct addr_table *t, bool verbose,
+		       const struct pcieaudit_p2p_table *t, bool verbose,
 		       u64 *next_provider, u64 *next_client)
 {
 	unsigned int i, j;
@@ -705,7 +441,7 @@ static bool dump_table(struct sk_buff *skb, struct netlink_callback *cb,
 
 /* The general path: any selection, walked in batches. */
 static bool dump_walk(struct sk_buff *skb, struct netlink_callback *cb,
-		      const struct selection *sel, struct pcieaudit_batch *b,
+		      const struct pcieaudit_p2p_selection *sel, struct pcieaudit_batch *b,
 		      struct pcieaudit_batch *clients, bool verbose,
 		      u64 *next_provider, u64 *next_client)
 {
@@ -713,7 +449,8 @@ static bool dump_walk(struct sk_buff *skb, struct netlink_callback *cb,
 	unsigned int i, n;
 
 	do {
-		pcieaudit_batch_collect(b, *next_provider, selected, sel);
+		pcieaudit_batch_collect(b, *next_provider,
+					pcieaudit_p2p_selected, sel);
 		n = b->n;
 		for (i = 0; i < n && !full; i++) {
 			/*
@@ -736,52 +473,45 @@ static bool dump_walk(struct sk_buff *skb, struct netlink_callback *cb,
 	return full;
 }
 
-/* The dump's address table in cb->args; the end goes in the checked slot. */
-#define P2P_TABLE_SLOT	4
-#define P2P_CHECKED	1
-#define P2P_ENDED	2
-
 /**
  * pcieaudit_nl_p2p_dumpit - the next ordered pairs of the selection
  * @skb: message buffer
- * @cb: dump state; cursor slots 0-1 provider key, 2-3 client key,
- *	P2P_TABLE_SLOT the address table, PCIEAUDIT_DUMP_CHECKED_SLOT
- *	P2P_CHECKED, then P2P_ENDED
+ * @cb: dump state, in struct pcieaudit_dump_ctx
  *
  * Return: bytes written, 0 at the end, or a negative errno.
  */
 int pcieaudit_nl_p2p_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct pcieaudit_dump_ctx *ctx = pcieaudit_dump_ctx(cb);
 	struct nlattr **attrs = pcieaudit_dump_attrs(cb);
-	struct selection sel = {
+	struct pcieaudit_p2p_selection sel = {
 		.nlh = cb->nlh,
 		.any = attrs[PCIEAUDIT_A_P2P_SELECT_DEV] ||
 		       attrs[PCIEAUDIT_A_P2P_SELECT_CLASS],
 	};
-	struct addr_table *t = (struct addr_table *)cb->args[P2P_TABLE_SLOT];
-	u64 next_provider = pcieaudit_nl_cursor(cb, 0);
-	u64 next_client = pcieaudit_nl_cursor(cb, 2);
+	bool verbose = get_verbose(attrs[PCIEAUDIT_A_P2P_FLAGS]);
 	struct pcieaudit_batch *providers = NULL, *clients = NULL;
-	bool verbose, full;
+	u64 next_provider = ctx->next, next_client = ctx->next_client;
+	struct pcieaudit_p2p_table *t = ctx->table;
+	bool full;
 
-	if (cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT] == P2P_ENDED)
+	if (ctx->state == PCIEAUDIT_DUMP_ENDED)
 		return 0;
-	if (!cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT]) {
+	if (ctx->state == PCIEAUDIT_DUMP_NEW) {
 		int err = PCIEAUDIT_DUMP_START_EXTACK ? 0 : p2p_dump_check(cb);
 
 		if (err)
 			return err;
-		cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT] = P2P_CHECKED;
+		ctx->state = PCIEAUDIT_DUMP_CHECKED;
 	}
-	get_flags(attrs[PCIEAUDIT_A_P2P_FLAGS], NULL, &verbose);
 
 	/* Kept until pcieaudit_nl_p2p_done(); too large for the stack. */
 	if (!t) {
 		t = kzalloc(sizeof(*t), GFP_KERNEL);
 		if (!t)
 			return -ENOMEM;
-		t->fast = sel.any && addr_table_keys(t, cb->nlh, false);
-		cb->args[P2P_TABLE_SLOT] = (long)t;
+		t->fast = sel.any && pcieaudit_p2p_table_keys(t, cb->nlh, false);
+		ctx->table = t;
 	}
 	if (!t->fast) {
 		providers = pcieaudit_batch_alloc();
@@ -796,7 +526,7 @@ int pcieaudit_nl_p2p_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	pci_lock_rescan_remove();
 	cb->seq = pcieaudit_generation();
 	if (t->fast) {
-		addr_table_resolve(t);
+		pcieaudit_p2p_table_resolve(t);
 		full = dump_table(skb, cb, t, verbose, &next_provider,
 				  &next_client);
 	} else {
@@ -807,10 +537,10 @@ int pcieaudit_nl_p2p_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	pcieaudit_batch_free(providers);
 	pcieaudit_batch_free(clients);
 
-	pcieaudit_nl_cursor_set(cb, 0, next_provider);
-	pcieaudit_nl_cursor_set(cb, 2, next_client);
+	ctx->next = next_provider;
+	ctx->next_client = next_client;
 	if (!full)
-		cb->args[PCIEAUDIT_DUMP_CHECKED_SLOT] = P2P_ENDED;
+		ctx->state = PCIEAUDIT_DUMP_ENDED;
 	else if (!skb->len)
 		return -EMSGSIZE;
 	return skb->len;
@@ -826,10 +556,10 @@ int pcieaudit_nl_p2p_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
  */
 int pcieaudit_nl_p2p_done(struct netlink_callback *cb)
 {
-	struct addr_table *t = (struct addr_table *)cb->args[P2P_TABLE_SLOT];
+	struct pcieaudit_p2p_table *t = pcieaudit_dump_ctx(cb)->table;
 
 	if (t) {
-		addr_table_release(t);
+		pcieaudit_p2p_table_release(t);
 		kfree(t);
 	}
 	return 0;

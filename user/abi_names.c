@@ -45,6 +45,11 @@ static const char *const sources[] = {
 	[PCIEAUDIT_SOURCE_DERIVED]	= "derived",
 };
 
+static const char *const dma_owners[] = {
+	[PCIEAUDIT_DMA_OWNER_UNCLAIMED]	= "unclaimed",
+	[PCIEAUDIT_DMA_OWNER_CLAIMED]	= "claimed",
+};
+
 static const char *const iommu_modes[] = {
 	[PCIEAUDIT_IOMMU_MODE_PASSTHROUGH]	= "passthrough",
 	[PCIEAUDIT_IOMMU_MODE_TRANSLATED]	= "translated",
@@ -150,6 +155,11 @@ const char *pa_source_name(uint32_t source)
 	return NAME(sources, source);
 }
 
+const char *pa_dma_owner_name(uint32_t owner)
+{
+	return NAME(dma_owners, owner);
+}
+
 const char *pa_iommu_mode_name(uint32_t mode)
 {
 	return NAME(iommu_modes, mode);
@@ -203,6 +213,11 @@ uint32_t pa_domain_type_value(const char *name)
 uint32_t pa_source_value(const char *name)
 {
 	return VALUE(sources, name);
+}
+
+uint32_t pa_dma_owner_value(const char *name)
+{
+	return VALUE(dma_owners, name);
 }
 
 uint32_t pa_iommu_mode_value(const char *name)

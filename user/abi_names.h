@@ -28,6 +28,10 @@ const char *pa_domain_type_name(uint32_t type);
 /* "kernel" or "derived"; NULL when absent or unknown. */
 const char *pa_source_name(uint32_t source);
 
+/* "claimed" or "unclaimed" (iommu_group_dma_owner_claimed()); NULL when
+ * the kernel cannot say. */
+const char *pa_dma_owner_name(uint32_t owner);
+
 /* "passthrough" or "translated"; NULL when absent or undeterminable. */
 const char *pa_iommu_mode_name(uint32_t mode);
 
@@ -64,6 +68,7 @@ const char *pa_host_source_name(uint32_t source);
  */
 uint32_t pa_domain_type_value(const char *name);
 uint32_t pa_source_value(const char *name);
+uint32_t pa_dma_owner_value(const char *name);
 uint32_t pa_iommu_mode_value(const char *name);
 uint32_t pa_iommu_strict_value(const char *name);
 uint32_t pa_power_state_value(const char *name);

@@ -91,6 +91,38 @@ void pa_check_add(struct pa_check *c, enum pa_rule_id rule,
 	v[c->nfindings++] = f;
 }
 
+void pa_check_group_last(struct pa_check *c, size_t nfindings_before,
+			 const char *group, const char *member)
+{
+	struct pa_finding *f;
+
+	if (c->err || c->nfindings != nfindings_before + 1)
+		return;
+	f = &c->findings[c->nfindings - 1];
+	f->group = strdup(group);
+	f->member = strdup(member);
+	if (!f->group || !f->member) {
+		free(f->group);
+		free(f->member);
+		f->group = f->member = NULL;
+		c->err = -ENOMEM;
+	}
+}
+
+static bool same_string(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+bool pa_finding_same_group(const struct pa_finding *a,
+			   const struct pa_finding *b)
+{
+	return a->group && b->group && a->rule == b->rule &&
+	       a->severity == b->severity && !strcmp(a->group, b->group) &&
+	       a->remedy_kind == b->remedy_kind &&
+	       same_string(a->remedy, b->remedy);
+}
+
 static void set_note(struct pa_check *c, enum pa_rule_id rule,
 		     const char *fmt, va_list ap)
 {
@@ -418,6 +450,8 @@ void pa_check_clear(struct pa_check *c)
 	for (size_t i = 0; i < c->nfindings; i++) {
 		free(c->findings[i].message);
 		free(c->findings[i].remedy);
+		free(c->findings[i].group);
+		free(c->findings[i].member);
 		pa_addr_list_clear(&c->findings[i].devices);
 	}
 	free(c->findings);

@@ -42,6 +42,11 @@ struct pa_finding {
 	char *message;
 	enum pa_remedy_kind remedy_kind;
 	char *remedy;			/* NULL for none */
+	/* Findings of one rule that share group, severity and remedy have
+	 * one cause: text output prints group once and each member's
+	 * member line; JSON keeps every finding. NULL: not grouped. */
+	char *group;
+	char *member;
 };
 
 enum pa_rule_state {
@@ -93,6 +98,15 @@ __attribute__((format(printf, 7, 8)))
 void pa_check_add(struct pa_check *c, enum pa_rule_id rule,
 		  enum pa_severity severity, const struct pa_addr *devs,
 		  size_t ndevs, struct pa_remedy remedy, const char *fmt, ...);
+
+/* Groups the finding pa_check_add() just added, if it did: nfindings_before
+ * is c->nfindings before that call. */
+void pa_check_group_last(struct pa_check *c, size_t nfindings_before,
+			 const char *group, const char *member);
+
+/* Whether two findings belong to one group (see struct pa_finding). */
+bool pa_finding_same_group(const struct pa_finding *a,
+			   const struct pa_finding *b);
 
 /* The rule could not be checked; fmt says why. */
 __attribute__((format(printf, 3, 4)))
@@ -164,5 +178,7 @@ void pa_check_gpudirect(struct pa_check *c);
 void pa_check_aer(struct pa_check *c);
 void pa_check_vfio(struct pa_check *c);
 void pa_check_baseline(struct pa_check *c);
+/* baseline.bar-unassigned, from check_baseline. */
+void pa_check_bar_unassigned(struct pa_check *c);
 
 #endif /* PA_CHECK_H */

@@ -14,6 +14,7 @@
 #include "abi_names.h"
 #include "bdf.h"
 #include "check.h"
+#include "check_gpudirect.h"
 #include "check_gpudirect_sw.h"
 #include "link.h"
 #include "p2p_path.h"
@@ -21,23 +22,14 @@
 #include "strbuf.h"
 #include "topo.h"
 
-struct gd {
-	struct pa_check *c;
-	const struct pa_report *rep;
-	const struct pa_device **partners;	/* accelerators among them */
-	size_t npartners;
-	const struct pa_p2p_pair **pairs;	/* chosen, in report order */
-	size_t npairs;
-	struct pa_addr_list redirect;		/* every redirecting port */
-	size_t joined;				/* pairs on NVLink or XGMI */
-};
-
-static bool accelerator(const struct pa_device *d)
+bool pa_gd_accelerator(const struct pa_device *d)
 {
 	enum pa_kind k = pa_class_kind(d->class);
 
 	return k == PA_KIND_GPU || k == PA_KIND_ACC;
 }
+
+#define accelerator pa_gd_accelerator
 
 /* Partners come in three sorts: accelerators, NICs, NVMe drives. */
 static int sort_of(const struct pa_device *d)
@@ -136,21 +128,9 @@ static void choose_pairs(struct gd *g)
 	}
 }
 
-static void add_redirects(struct gd *g, const struct pa_addr_list *list)
-{
-	for (size_t i = 0; i < list->n && !g->c->err; i++) {
-		bool seen = false;
-
-		for (size_t j = 0; j < g->redirect.n && !seen; j++)
-			seen = pa_addr_eq(&g->redirect.addrs[j], &list->addrs[i]);
-		if (!seen && pa_addr_list_add(&g->redirect, &list->addrs[i]))
-			g->c->err = -ENOMEM;
-	}
-}
-
 /* "GPU 0000:03:00.0 and NIC 0000:04:00.0" */
-static void pair_names(struct pa_sb *sb, const struct gd *g,
-		       const struct pa_p2p_pair *p)
+void pa_gd_pair_names(struct pa_sb *sb, const struct gd *g,
+		      const struct pa_p2p_pair *p)
 {
 	const struct pa_device *a = pa_report_find(g->rep, &p->provider);
 	const struct pa_device *b = pa_report_find(g->rep, &p->client);
@@ -162,10 +142,10 @@ static void pair_names(struct pa_sb *sb, const struct gd *g,
 		     pa_check_noun(b), y);
 }
 
-static void add_pair_finding(struct gd *g, enum pa_rule_id rule,
-			     enum pa_severity sev, const struct pa_p2p_pair *p,
-			     const struct pa_addr_list *more,
-			     struct pa_remedy remedy, struct pa_sb *msg)
+void pa_gd_add_pair_finding(struct gd *g, enum pa_rule_id rule,
+			    enum pa_severity sev, const struct pa_p2p_pair *p,
+			    const struct pa_addr_list *more,
+			    struct pa_remedy remedy, struct pa_sb *msg)
 {
 	struct pa_addr_list devs = { 0 };
 	char *text;
@@ -183,29 +163,6 @@ static void add_pair_finding(struct gd *g, enum pa_rule_id rule,
 			     text);
 	free(text);
 	pa_addr_list_clear(&devs);
-}
-
-static void check_redirect(struct gd *g, const struct pa_p2p_pair *p,
-			   const char *param)
-{
-	struct pa_sb sb = { 0 };
-	char common[PA_BDF_LEN] = "?", kernel[600];
-
-	if (p->has_common)
-		pa_bdf_format(&p->common, common);
-	pa_sb_printf(&sb, "ACS redirects P2P between ");
-	pair_names(&sb, g, p);
-	pa_sb_printf(&sb, " at ");
-	pa_sb_bdfs(&sb, p->redirect.addrs, p->redirect.n);
-	pa_sb_printf(&sb, ": below their common bridge %s, the traffic goes up to the root complex%s. The parameter lists every redirecting port found (a second pci=disable_acs_redir= replaces the first); their IOMMU groups merge. %s. %s",
-		     common, pa_p2p_verdict_map(p) == PCIEAUDIT_P2P_MAP_NOT_SUPPORTED ?
-		     ", which then refuses it" : "",
-		     pa_acs_param_range(PA_ACS_PARAM_DISABLE_ACS_REDIR),
-		     pa_acs_param_on_kernel(g->rep->info.kernel_release,
-					    PA_ACS_PARAM_DISABLE_ACS_REDIR,
-					    g->redirect.n, kernel, sizeof(kernel)));
-	add_pair_finding(g, PA_GD_ACS_REDIRECT, 0, p, &p->redirect,
-			 (struct pa_remedy){ PA_REMEDY_CMDLINE_ADD, param }, &sb);
 }
 
 /* The first bridge on the pair's path whose ACS the input does not show:
@@ -237,12 +194,12 @@ static void check_redirect_unknown(struct gd *g, const struct pa_p2p_pair *p,
 
 	pa_bdf_format(&d->addr, bdf);
 	pa_sb_printf(&sb, "whether ACS redirects P2P between ");
-	pair_names(&sb, g, p);
+	pa_gd_pair_names(&sb, g, p);
 	pa_sb_printf(&sb, " is unknown: the ACS of %s %s is unknown (%s)",
 		     pa_check_noun(d), bdf, pa_device_acs_unknown(d));
 	if (pa_addr_list_add(&at, &d->addr))
 		g->c->err = -ENOMEM;
-	add_pair_finding(g, PA_GD_ACS_REDIRECT, PA_SEV_INFO, p, &at,
+	pa_gd_add_pair_finding(g, PA_GD_ACS_REDIRECT, PA_SEV_INFO, p, &at,
 			 (struct pa_remedy){ PA_REMEDY_COMMAND,
 			 "capture the full configuration space as root (lspci -xxxx) and check again" }, &sb);
 	pa_addr_list_clear(&at);
@@ -260,10 +217,39 @@ static const char *host_rule_text(uint32_t rule)
 	}
 }
 
+/* A pair's own part of a grouped root-complex finding. */
+static char *member_text(const struct gd *g, const struct pa_p2p_pair *p,
+			 const char *detail)
+{
+	struct pa_sb sb = { 0 };
+
+	pa_gd_pair_names(&sb, g, p);
+	pa_sb_printf(&sb, " (%s)", detail);
+	return pa_sb_take(&sb);
+}
+
+static void add_grouped(struct gd *g, enum pa_rule_id rule,
+			const struct pa_p2p_pair *p, struct pa_remedy remedy,
+			struct pa_sb *msg, const char *group, const char *detail)
+{
+	size_t before = g->c->nfindings;
+	char *member = member_text(g, p, detail);
+
+	if (!member) {
+		pa_sb_clear(msg);
+		g->c->err = -ENOMEM;
+		return;
+	}
+	pa_gd_add_pair_finding(g, rule, 0, p, NULL, remedy, msg);
+	pa_check_group_last(g->c, before, group, member);
+	free(member);
+}
+
 static void check_root_complex(struct gd *g, const struct pa_p2p_pair *p)
 {
 	const char *legend = pa_legend_name(pa_legend_of(g->rep, p));
 	char cmd[2 * PA_BDF_LEN + 32], x[PA_BDF_LEN], y[PA_BDF_LEN];
+	char detail[96];
 	/* The kernel's verdict where it gave one, pcieaudit's otherwise. */
 	uint32_t map = pa_p2p_verdict_map(p);
 	struct pa_sb sb = { 0 };
@@ -272,27 +258,33 @@ static void check_root_complex(struct gd *g, const struct pa_p2p_pair *p)
 	pa_bdf_format(&p->client, y);
 	if (map == PCIEAUDIT_P2P_MAP_NOT_SUPPORTED) {
 		pa_sb_printf(&sb, "the kernel refuses P2P DMA between ");
-		pair_names(&sb, g, p);
+		pa_gd_pair_names(&sb, g, p);
 		pa_sb_printf(&sb, " (%s): no common upstream bridge, not an AMD Zen CPU, and the host bridge is not on the kernel's P2PDMA whitelist",
 			     legend);
-		add_pair_finding(g, PA_GD_P2P_REFUSED, 0, p, NULL,
-				 (struct pa_remedy){ PA_REMEDY_HARDWARE,
-				 "place both devices below one PCIe switch or root port" }, &sb);
+		add_grouped(g, PA_GD_P2P_REFUSED, p,
+			    (struct pa_remedy){ PA_REMEDY_HARDWARE,
+			    "place both devices below one PCIe switch or root port" },
+			    &sb, "the kernel refuses P2P DMA between these pairs: no common upstream bridge, not an AMD Zen CPU, and the host bridge is not on the kernel's P2PDMA whitelist",
+			    legend);
 	} else if (map == PCIEAUDIT_P2P_MAP_THRU_HOST_BRIDGE) {
 		pa_sb_printf(&sb, "P2P DMA between ");
-		pair_names(&sb, g, p);
+		pa_gd_pair_names(&sb, g, p);
 		pa_sb_printf(&sb, " crosses the root complex (%s, %s)", legend,
 			     host_rule_text(p->host_rule));
-		add_pair_finding(g, PA_GD_P2P_HOST_BRIDGE, 0, p, NULL,
-				 (struct pa_remedy){ PA_REMEDY_HARDWARE,
-				 "for direct P2P, place both devices below one PCIe switch" }, &sb);
+		snprintf(detail, sizeof(detail), "%s, %s", legend,
+			 host_rule_text(p->host_rule));
+		add_grouped(g, PA_GD_P2P_HOST_BRIDGE, p,
+			    (struct pa_remedy){ PA_REMEDY_HARDWARE,
+			    "for direct P2P, place both devices below one PCIe switch" },
+			    &sb, "P2P DMA between these pairs crosses the root complex",
+			    detail);
 	} else {
 		snprintf(cmd, sizeof(cmd), "pcieaudit-cli p2p %s %s", x, y);
 		pa_sb_printf(&sb, "no kernel verdict for ");
-		pair_names(&sb, g, p);
+		pa_gd_pair_names(&sb, g, p);
 		pa_sb_printf(&sb, ": their path crosses the root complex (%s), which the kernel allows only on AMD Zen CPUs and whitelisted host bridges; the module can tell",
 			     legend);
-		add_pair_finding(g, PA_GD_P2P_UNKNOWN, 0, p, NULL,
+		pa_gd_add_pair_finding(g, PA_GD_P2P_UNKNOWN, 0, p, NULL,
 				 (struct pa_remedy){ PA_REMEDY_COMMAND, cmd }, &sb);
 	}
 }
@@ -312,7 +304,7 @@ static void check_numa(struct gd *g, const struct pa_p2p_pair *p)
 	pa_sb_printf(&sb, "%s %s is on NUMA node %d, %s %s on node %d: their P2P traffic crosses the inter-socket link",
 		     pa_check_noun(a), x, a->numa_node, pa_check_noun(b), y,
 		     b->numa_node);
-	add_pair_finding(g, PA_GD_NUMA_REMOTE, 0, p, NULL,
+	pa_gd_add_pair_finding(g, PA_GD_NUMA_REMOTE, 0, p, NULL,
 			 (struct pa_remedy){ PA_REMEDY_HARDWARE,
 			 "pair each accelerator with devices on its own NUMA node" }, &sb);
 }
@@ -372,34 +364,24 @@ static void check_trap(struct gd *g, const struct pa_p2p_pair *p)
 	pa_bdf_format(&bn.link, at);
 	pa_bdf_format(&bn.faster_end, fast);
 	pa_sb_printf(&sb, "the narrowest link between ");
-	pair_names(&sb, g, p);
+	pa_gd_pair_names(&sb, g, p);
 	pa_sb_printf(&sb, " carries %.2f GB/s (at %s, ", bn.gbps, at);
 	rate_text(&sb, narrow);
 	pa_sb_printf(&sb, "), under %.0f%% of the %.2f GB/s %s can do%s",
 		     ratio * 100, bn.ends_gbps, fast,
 		     idle ? "; GPUs lower their link speed when idle, so check again under load" : "");
-	add_pair_finding(g, PA_GD_BANDWIDTH_TRAP, idle ? PA_SEV_INFO : 0, p, NULL,
+	pa_gd_add_pair_finding(g, PA_GD_BANDWIDTH_TRAP, idle ? PA_SEV_INFO : 0, p, NULL,
 			 (struct pa_remedy){ PA_REMEDY_HARDWARE,
 			 "move the slower device to a slot with a faster, wider link, or pair the accelerator with a faster one" }, &sb);
 }
 
 static void check_pairs(struct gd *g)
 {
-	char *param;
-
-	for (size_t i = 0; i < g->npairs; i++)
-		if (g->pairs[i]->path == PCIEAUDIT_P2P_PATH_ACS_REDIRECT &&
-		    !pa_gd_accel_link(g->rep, g->pairs[i]))
-			add_redirects(g, &g->pairs[i]->redirect);
-	param = pa_remedy_disable_acs_redir(&g->redirect);
-	if (!param) {
-		g->c->err = -ENOMEM;
-		return;
-	}
+	/* ACS, by direction, explains the paths the kernel sees redirected. */
+	pa_gd_check_acs(g);
 	for (size_t i = 0; i < g->npairs; i++) {
 		const struct pa_p2p_pair *p = g->pairs[i];
 		const struct pa_accel_link *l = pa_gd_accel_link(g->rep, p);
-
 		const struct pa_device *unknown = acs_unknown_hop(g, p);
 		bool redirected = p->path == PCIEAUDIT_P2P_PATH_ACS_REDIRECT &&
 				  p->redirect.n;
@@ -410,9 +392,7 @@ static void check_pairs(struct gd *g)
 			g->joined++;
 			continue;
 		}
-		if (redirected)
-			check_redirect(g, p, param);
-		else if (unknown)
+		if (!redirected && unknown)
 			check_redirect_unknown(g, p, unknown);
 		if (!redirected &&
 		    pa_p2p_verdict_map(p) != PCIEAUDIT_P2P_MAP_BUS_ADDR)
@@ -420,7 +400,6 @@ static void check_pairs(struct gd *g)
 		check_numa(g, p);
 		check_trap(g, p);
 	}
-	free(param);
 }
 
 struct path_devs {
@@ -524,7 +503,8 @@ static void check_iommu(struct gd *g)
 static const enum pa_rule_id pair_rules[] = {
 	PA_GD_ACS_REDIRECT, PA_GD_P2P_REFUSED, PA_GD_P2P_HOST_BRIDGE,
 	PA_GD_P2P_UNKNOWN, PA_GD_NUMA_REMOTE, PA_GD_LINK_DOWNGRADED,
-	PA_GD_BANDWIDTH_TRAP,
+	PA_GD_BANDWIDTH_TRAP, PA_GD_ACS_P2PDMA, PA_GD_BAR_SMALL,
+	PA_GD_MPS_MISMATCH, PA_GD_RELAXED_ORDERING,
 };
 
 void pa_check_gpudirect(struct pa_check *c)
@@ -545,11 +525,11 @@ void pa_check_gpudirect(struct pa_check *c)
 		check_pairs(&g);
 		check_links(&g);
 		numa_unknown(&g);
+		pa_gd_check_devices(&g);
 	}
 	pa_gd_accel_note(c, g.joined);
 	pa_gd_software(c);
 	check_iommu(&g);
 	free(g.partners);
 	free(g.pairs);
-	pa_addr_list_clear(&g.redirect);
 }

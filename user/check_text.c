@@ -93,15 +93,59 @@ static void print_finding(FILE *f, const struct pa_finding *fd, bool colour)
 		remedy_label(fd->remedy_kind), fd->remedy);
 }
 
+/* One block for the findings of a group: the shared cause, then each
+ * member on a line of its own, then the shared remedy. */
+static void print_group(FILE *f, const struct pa_check *c, size_t first,
+			size_t n, bool colour)
+{
+	const struct pa_finding *fd = &c->findings[first];
+
+	fprintf(f, "  ");
+	print_tag(f, tag_of(fd->severity), colour, "  ");
+	fprintf(f, "%s:", pa_rules[fd->rule].id);
+	wrap(f, fd->group, 8 + strlen(pa_rules[fd->rule].id) + 1);
+	fprintf(f, INDENT "%zu of them:\n", n);
+	for (size_t i = first; i < c->nfindings; i++)
+		if (pa_finding_same_group(fd, &c->findings[i]))
+			fprintf(f, INDENT "  %s\n", c->findings[i].member);
+	if (fd->remedy)
+		fprintf(f, INDENT "remedy (%s):\n" INDENT "  %s\n",
+			remedy_label(fd->remedy_kind), fd->remedy);
+}
+
+/* Whether finding i belongs to a group printed at an earlier finding. */
+static bool grouped_before(const struct pa_check *c, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (pa_finding_same_group(&c->findings[j], &c->findings[i]))
+			return true;
+	return false;
+}
+
+static size_t group_size(const struct pa_check *c, size_t i)
+{
+	size_t n = 0;
+
+	for (size_t j = i; j < c->nfindings; j++)
+		n += pa_finding_same_group(&c->findings[i], &c->findings[j]);
+	return n;
+}
+
 static void print_rule(FILE *f, const struct pa_check *c, enum pa_rule_id r,
 		       bool colour)
 {
 	bool found = false;
 
 	for (size_t i = 0; i < c->nfindings; i++) {
-		if (c->findings[i].rule != r)
+		size_t n;
+
+		if (c->findings[i].rule != r || grouped_before(c, i))
 			continue;
-		print_finding(f, &c->findings[i], colour);
+		n = group_size(c, i);
+		if (n > 1)
+			print_group(f, c, i, n, colour);
+		else
+			print_finding(f, &c->findings[i], colour);
 		found = true;
 	}
 	if (found || c->state[r] == PA_RULE_NOT_RUN)

@@ -30,6 +30,7 @@ struct vf {
 	struct port *ports;		/* acs-missing, by port */
 	size_t nports;
 	size_t candidates, vfio_devices;
+	size_t owner_unknown;		/* vfio-pci devices not-opened cannot judge */
 };
 
 static void nomem(struct vf *v)
@@ -272,15 +273,35 @@ static void check_viable(struct vf *v, const struct pa_device *d,
 	pa_addr_list_clear(&devs);
 }
 
+/*
+ * vfio-pci manages DMA itself and claims no ownership on bind; a user that
+ * opens the group (VFIO, iommufd) does. So with no other member bound to a
+ * DMA-API driver (check_viable's business), "unclaimed" means nobody has
+ * opened it. A snapshot or an older module may have the attached domain
+ * instead: a default one means the same.
+ */
 static void check_domain(struct vf *v, const struct pa_device *d)
 {
 	uint32_t dom = d->iommu.domain;
 	char bdf[PA_BDF_LEN];
 
+	pa_bdf_format(&d->addr, bdf);
+	if (d->iommu.dma_owner == PCIEAUDIT_DMA_OWNER_UNCLAIMED) {
+		pa_check_add(v->c, PA_VFIO_NOT_OPENED, 0, &d->addr, 1,
+			     (struct pa_remedy){ 0 },
+			     "%s %s is bound to %s but no user has claimed its IOMMU group: no user has opened it yet",
+			     pa_check_noun(d), bdf, d->driver);
+		return;
+	}
+	if (d->iommu.dma_owner)
+		return;
+	if (!dom) {
+		v->owner_unknown++;
+		return;
+	}
 	if (dom != PCIEAUDIT_DOMAIN_DMA && dom != PCIEAUDIT_DOMAIN_DMA_FQ &&
 	    dom != PCIEAUDIT_DOMAIN_IDENTITY)
 		return;
-	pa_bdf_format(&d->addr, bdf);
 	pa_check_add(v->c, PA_VFIO_NOT_OPENED, 0, &d->addr, 1,
 		     (struct pa_remedy){ 0 },
 		     "%s %s is bound to %s but still in its default %s domain: no user has opened it yet",
@@ -519,6 +540,9 @@ static void notes(struct vf *v)
 	if (!v->vfio_devices) {
 		pa_check_note(v->c, PA_VFIO_GROUP_NOT_VIABLE, "no vfio-pci device");
 		pa_check_note(v->c, PA_VFIO_NOT_OPENED, "no vfio-pci device");
+	} else if (v->owner_unknown == v->vfio_devices) {
+		pa_check_skip(v->c, PA_VFIO_NOT_OPENED,
+			      "the kernel does not say whether a user owns the group (iommu_group_dma_owner_claimed() is v5.19+)");
 	}
 	pa_check_note(v->c, PA_VFIO_ACS_CHANGED, "ACS as at load");
 }

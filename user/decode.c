@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "decode.h"
+#include "decode_caps.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -9,118 +10,17 @@
 #include <netlink/genl/genl.h>
 #include <linux/pcieaudit.h>
 
-/* Kernel integers always have their exact size; anything else is corrupt,
- * and libnl only checks a minimum unless told a maximum too. */
-#define FIXED(t, n)	{ .type = (t), .minlen = (n), .maxlen = (n) }
-#define U8		FIXED(NLA_U8, 1)
-#define U16		FIXED(NLA_U16, 2)
-#define U32		FIXED(NLA_U32, 4)
-#define S32		FIXED(NLA_S32, 4)
-#define STRING		{ .type = NLA_STRING }
-#define NESTED		{ .type = NLA_NESTED }
-#define FLAG		{ .type = NLA_FLAG }
-#define U64		FIXED(NLA_U64, 8)
+/* The reply policies, generated from the protocol's spec (docs/protocol.md). */
+#include "policy_gen.h"
 
-static const struct nla_policy hist_policy[PCIEAUDIT_A_HIST_MAX + 1] = {
-	[PCIEAUDIT_A_HIST_SINCE_NS]		= U64,
-	[PCIEAUDIT_A_HIST_TRANSITIONS]		= U64,
-	[PCIEAUDIT_A_HIST_BELOW_NS]		= U64,
-	[PCIEAUDIT_A_HIST_MIN_SPEED]		= U8,
-	[PCIEAUDIT_A_HIST_MIN_WIDTH]		= U8,
-	[PCIEAUDIT_A_HIST_LAST_CHANGE_NS]	= U64,
-	[PCIEAUDIT_A_HIST_INTERVAL_MS]		= U32,
-};
-
-static const struct nla_policy info_policy[PCIEAUDIT_A_INFO_MAX + 1] = {
-	[PCIEAUDIT_A_INFO_MODULE_VERSION]	= STRING,
-	[PCIEAUDIT_A_INFO_KERNEL_RELEASE]	= STRING,
-	[PCIEAUDIT_A_INFO_FEATURES]		= U32,
-	[PCIEAUDIT_A_INFO_IOMMU_DEF_MODE]	= U32,
-	[PCIEAUDIT_A_INFO_IOMMU_STRICT]		= U32,
-	[PCIEAUDIT_A_INFO_DEVICE_COUNT]		= U32,
-	[PCIEAUDIT_A_INFO_GROUP_COUNT]		= U32,
-	[PCIEAUDIT_A_INFO_P2P_RULES]		= STRING,
-};
-
-static const struct nla_policy acs_policy[PCIEAUDIT_A_ACS_MAX + 1] = {
-	[PCIEAUDIT_A_ACS_POS]	= U16,
-	[PCIEAUDIT_A_ACS_CAP]	= U16,
-	[PCIEAUDIT_A_ACS_CTRL]	= U16,
-	[PCIEAUDIT_A_ACS_CTRL_AT_LOAD]	= U16,
-};
-
-static const struct nla_policy link_policy[PCIEAUDIT_A_LINK_MAX + 1] = {
-	[PCIEAUDIT_A_LINK_LNKCAP]	= U32,
-	[PCIEAUDIT_A_LINK_LNKSTA]	= U16,
-	[PCIEAUDIT_A_LINK_LNKCAP2]	= U32,
-	[PCIEAUDIT_A_LINK_LNKCTL2]	= U16,
-};
-
-static const struct nla_policy iommu_policy[PCIEAUDIT_A_IOMMU_MAX + 1] = {
-	[PCIEAUDIT_A_IOMMU_GROUP]		= U32,
-	[PCIEAUDIT_A_IOMMU_DOMAIN]		= U32,
-	[PCIEAUDIT_A_IOMMU_DEF_DOMAIN]		= U32,
-	[PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE]	= U32,
-	[PCIEAUDIT_A_IOMMU_INSTANCE]		= STRING,
-};
-
-static const struct nla_policy dev_policy[PCIEAUDIT_A_DEV_MAX + 1] = {
-	[PCIEAUDIT_A_DEV_ADDR]		= NESTED,
-	/* Checked, not kept: the BDF is formatted from ADDR instead. */
-	[PCIEAUDIT_A_DEV_NAME]		= STRING,
-	[PCIEAUDIT_A_DEV_VENDOR]	= U16,
-	[PCIEAUDIT_A_DEV_DEVICE]	= U16,
-	[PCIEAUDIT_A_DEV_SUBSYS_VENDOR]	= U16,
-	[PCIEAUDIT_A_DEV_SUBSYS_DEVICE]	= U16,
-	[PCIEAUDIT_A_DEV_CLASS]		= U32,
-	[PCIEAUDIT_A_DEV_REVISION]	= U8,
-	[PCIEAUDIT_A_DEV_FLAGS]		= U32,
-	[PCIEAUDIT_A_DEV_PCIE_TYPE]	= U8,
-	[PCIEAUDIT_A_DEV_UPSTREAM]	= NESTED,
-	[PCIEAUDIT_A_DEV_PF]		= NESTED,
-	[PCIEAUDIT_A_DEV_DRIVER]	= STRING,
-	[PCIEAUDIT_A_DEV_NUMA_NODE]	= S32,
-	[PCIEAUDIT_A_DEV_ACS]		= NESTED,
-	[PCIEAUDIT_A_DEV_LINK]		= NESTED,
-	[PCIEAUDIT_A_DEV_IOMMU]		= NESTED,
-	[PCIEAUDIT_A_DEV_SECONDARY_BUS]	= U8,
-	[PCIEAUDIT_A_DEV_POWER_STATE]	= U32,
-	[PCIEAUDIT_A_DEV_CONFIG_UNREADABLE]	= FLAG,
-	[PCIEAUDIT_A_DEV_LINK_HISTORY]	= NESTED,
-};
-
-static const struct nla_policy group_policy[PCIEAUDIT_A_GROUP_MAX + 1] = {
-	[PCIEAUDIT_A_GROUP_ID]			= U32,
-	[PCIEAUDIT_A_GROUP_MEMBER]		= NESTED,
-	[PCIEAUDIT_A_GROUP_OTHER_MEMBERS]	= U32,
-};
-
-static const struct nla_policy p2p_policy[PCIEAUDIT_A_P2P_MAX + 1] = {
-	[PCIEAUDIT_A_P2P_PROVIDER]		= NESTED,
-	[PCIEAUDIT_A_P2P_KERNEL_DISTANCE]	= S32,
-	[PCIEAUDIT_A_P2P_PAIR]			= NESTED,
-};
-
-static const struct nla_policy pair_policy[PCIEAUDIT_A_PAIR_MAX + 1] = {
-	[PCIEAUDIT_A_PAIR_CLIENT]		= NESTED,
-	[PCIEAUDIT_A_PAIR_KERNEL_STATUS]	= U32,
-	[PCIEAUDIT_A_PAIR_KERNEL_DISTANCE]	= S32,
-	[PCIEAUDIT_A_PAIR_DISTANCE]		= S32,
-	[PCIEAUDIT_A_PAIR_PATH_LENGTH]		= U32,
-	[PCIEAUDIT_A_PAIR_MAP]			= U32,
-	[PCIEAUDIT_A_PAIR_PATH]			= U32,
-	[PCIEAUDIT_A_PAIR_HOST_RULE]		= U32,
-	[PCIEAUDIT_A_PAIR_COMMON]		= NESTED,
-	[PCIEAUDIT_A_PAIR_HOP_PROVIDER]		= NESTED,
-	[PCIEAUDIT_A_PAIR_HOP_CLIENT]		= NESTED,
-	[PCIEAUDIT_A_PAIR_REDIRECT]		= NESTED,
-	[PCIEAUDIT_A_PAIR_HOST_BRIDGE_PROVIDER]	= U32,
-	[PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT]	= U32,
-	[PCIEAUDIT_A_PAIR_AGREEMENT]		= U32,
+static const struct pa_caps_policies caps_policies = {
+	.ats = pcieaudit_ats_reply_policy,
+	.expdev = pcieaudit_expdev_reply_policy,
+	.bar = pcieaudit_bar_reply_policy,
 };
 
 static const struct nla_policy extack_policy[NLMSGERR_ATTR_MAX + 1] = {
-	[NLMSGERR_ATTR_MSG]	= STRING,
+	[NLMSGERR_ATTR_MSG]	= { .type = NLA_STRING },
 };
 
 /*
@@ -185,8 +85,8 @@ static uint32_t get_u32(struct nlattr *nla)
 
 /*
  * About ten per P2P pair, so read in place rather than through nla_parse()
- * (a fifth of topo's time went to parsing): the same rules as addr_policy,
- * exact sizes, the last of repeated attributes wins, unknown ones are
+ * (a fifth of topo's time went to parsing): the rules of the spec's addr
+ * set, exact sizes, the last of repeated attributes wins, unknown ones are
  * skipped, and trailing bytes are corrupt.
  */
 static int decode_addr(struct nlattr *nest, struct pa_addr *addr)
@@ -230,7 +130,7 @@ static int decode_optional_addr(struct nlattr *nest, bool *present,
 static int decode_acs(struct nlattr *nest, struct pa_acs *acs)
 {
 	struct nlattr *tb[PCIEAUDIT_A_ACS_MAX + 1];
-	int err = parse_nest(tb, PCIEAUDIT_A_ACS_MAX, nest, acs_policy);
+	int err = parse_nest(tb, PCIEAUDIT_A_ACS_MAX, nest, pcieaudit_acs_reply_policy);
 
 	if (err)
 		return err;
@@ -249,7 +149,7 @@ static int decode_acs(struct nlattr *nest, struct pa_acs *acs)
 static int decode_link(struct nlattr *nest, struct pa_link *link)
 {
 	struct nlattr *tb[PCIEAUDIT_A_LINK_MAX + 1];
-	int err = parse_nest(tb, PCIEAUDIT_A_LINK_MAX, nest, link_policy);
+	int err = parse_nest(tb, PCIEAUDIT_A_LINK_MAX, nest, pcieaudit_link_reply_policy);
 
 	if (err)
 		return err;
@@ -265,7 +165,7 @@ static int decode_link(struct nlattr *nest, struct pa_link *link)
 static int decode_iommu(struct nlattr *nest, struct pa_iommu *iommu)
 {
 	struct nlattr *tb[PCIEAUDIT_A_IOMMU_MAX + 1];
-	int err = parse_nest(tb, PCIEAUDIT_A_IOMMU_MAX, nest, iommu_policy);
+	int err = parse_nest(tb, PCIEAUDIT_A_IOMMU_MAX, nest, pcieaudit_iommu_reply_policy);
 
 	if (err)
 		return err;
@@ -276,6 +176,7 @@ static int decode_iommu(struct nlattr *nest, struct pa_iommu *iommu)
 	iommu->def_domain = get_u32(tb[PCIEAUDIT_A_IOMMU_DEF_DOMAIN]);
 	iommu->def_domain_source =
 		get_u32(tb[PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE]);
+	iommu->dma_owner = get_u32(tb[PCIEAUDIT_A_IOMMU_DMA_OWNER]);
 	return dup_string(tb[PCIEAUDIT_A_IOMMU_INSTANCE], &iommu->instance);
 }
 
@@ -283,7 +184,7 @@ int pa_decode_info(struct nl_msg *msg, struct pa_info *info)
 {
 	struct nlattr *tb[PCIEAUDIT_A_INFO_MAX + 1];
 	struct pa_info in = { 0 };
-	int err = parse_genl(msg, tb, PCIEAUDIT_A_INFO_MAX, info_policy);
+	int err = parse_genl(msg, tb, PCIEAUDIT_A_INFO_MAX, pcieaudit_info_reply_policy);
 
 	if (err)
 		return err;
@@ -347,7 +248,8 @@ static uint64_t get_u64(struct nlattr *nla)
 static int decode_history(struct nlattr *nest, struct pa_link_history *h)
 {
 	struct nlattr *tb[PCIEAUDIT_A_HIST_MAX + 1];
-	int err = parse_nest(tb, PCIEAUDIT_A_HIST_MAX, nest, hist_policy);
+	int err = parse_nest(tb, PCIEAUDIT_A_HIST_MAX, nest,
+			      pcieaudit_hist_reply_policy);
 
 	if (err)
 		return err;
@@ -411,12 +313,17 @@ int pa_decode_device(struct nl_msg *msg, struct pa_device *dev)
 {
 	struct nlattr *tb[PCIEAUDIT_A_DEV_MAX + 1];
 	struct pa_device d = { .pcie_type = -1, .numa_node = -1 };
-	int err = parse_genl(msg, tb, PCIEAUDIT_A_DEV_MAX, dev_policy);
+	int err = parse_genl(msg, tb, PCIEAUDIT_A_DEV_MAX, pcieaudit_dev_reply_policy);
 
 	if (err)
 		return err;
 	decode_device_scalars(tb, &d);
 	err = decode_device_nests(tb, &d);
+	if (!err)
+		err = pa_decode_device_caps(genlmsg_attrdata(genlmsg_hdr(nlmsg_hdr(msg)), 0),
+					    genlmsg_attrlen(genlmsg_hdr(nlmsg_hdr(msg)), 0),
+					    tb[PCIEAUDIT_A_DEV_ATS],
+					    tb[PCIEAUDIT_A_DEV_EXPDEV], &caps_policies, &d);
 	if (!err)
 		err = dup_string(tb[PCIEAUDIT_A_DEV_DRIVER], &d.driver);
 	if (err) {
@@ -451,7 +358,7 @@ int pa_decode_group(struct nl_msg *msg, struct pa_group *group)
 	struct nlattr *nla;
 	int err, rem;
 
-	err = parse_genl(msg, tb, PCIEAUDIT_A_GROUP_MAX, group_policy);
+	err = parse_genl(msg, tb, PCIEAUDIT_A_GROUP_MAX, pcieaudit_group_reply_policy);
 	if (err)
 		return err;
 	if (!tb[PCIEAUDIT_A_GROUP_ID])
@@ -566,7 +473,7 @@ static int decode_pair(struct nlattr *nest, const struct pa_addr *provider,
 		       struct pa_p2p_pair *pair)
 {
 	struct nlattr *tb[PCIEAUDIT_A_PAIR_MAX + 1];
-	int err = parse_nest(tb, PCIEAUDIT_A_PAIR_MAX, nest, pair_policy);
+	int err = parse_nest(tb, PCIEAUDIT_A_PAIR_MAX, nest, pcieaudit_pair_reply_policy);
 
 	if (err)
 		return err;
@@ -621,7 +528,7 @@ int pa_decode_p2p(struct nl_msg *msg, struct pa_p2p *p2p)
 	struct nlattr *tb[PCIEAUDIT_A_P2P_MAX + 1];
 	struct pa_p2p p = { 0 };
 	struct pa_addr provider;
-	int err = parse_genl(msg, tb, PCIEAUDIT_A_P2P_MAX, p2p_policy);
+	int err = parse_genl(msg, tb, PCIEAUDIT_A_P2P_MAX, pcieaudit_p2p_reply_policy);
 
 	if (err)
 		return err;

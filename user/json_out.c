@@ -9,8 +9,10 @@
 
 #include "abi_names.h"
 #include "acs.h"
+#include "acs_direction.h"
 #include "aer_json.h"
 #include "bdf.h"
+#include "dev_caps.h"
 #include "fabric_json.h"
 #include "link.h"
 #include "link_history.h"
@@ -132,6 +134,7 @@ static json_object *iommu_object(const struct pa_iommu *iommu)
 	    string_or_null(pa_source_name(iommu->def_domain_source)));
 	add(obj, "domain", string_or_null(pa_domain_type_name(iommu->domain)));
 	add(obj, "instance", string_or_null(iommu->instance));
+	add(obj, "dma_owner", string_or_null(pa_dma_owner_name(iommu->dma_owner)));
 	return obj;
 }
 
@@ -172,6 +175,85 @@ static void add_topology(json_object *obj, const struct pa_device *dev)
 	add(obj, "driver", string_or_null(dev->driver));
 }
 
+static json_object *tristate_value(enum pa_tristate t)
+{
+	return t == PA_UNKNOWN ? NULL : json_object_new_boolean(t == PA_YES);
+}
+
+static json_object *bytes_or_null(uint64_t bytes)
+{
+	return bytes ? json_object_new_int64((int64_t)bytes) : NULL;
+}
+
+/* null when unknown; capable false when the function has no ATS. */
+static json_object *ats_object(const struct pa_device *dev)
+{
+	json_object *obj;
+
+	if (pa_ats_capable(dev) == PA_UNKNOWN)
+		return NULL;
+	obj = json_object_new_object();
+	add(obj, "capable", tristate_value(pa_ats_capable(dev)));
+	add(obj, "enabled", tristate_value(pa_ats_enabled(dev)));
+	return obj;
+}
+
+static json_object *pcie_device_object(const struct pa_device *dev)
+{
+	json_object *obj;
+
+	if (pa_relaxed_ordering(dev) == PA_UNKNOWN)
+		return NULL;
+	obj = json_object_new_object();
+	add(obj, "mps", bytes_or_null(pa_mps_bytes(dev)));
+	add(obj, "mps_supported", bytes_or_null(pa_mps_supported_bytes(dev)));
+	add(obj, "mrrs", bytes_or_null(pa_mrrs_bytes(dev)));
+	add(obj, "relaxed_ordering", tristate_value(pa_relaxed_ordering(dev)));
+	return obj;
+}
+
+static json_object *rebar_object(const struct pa_bar *b)
+{
+	json_object *obj = json_object_new_object();
+	json_object *sizes = json_object_new_array();
+	uint64_t sup[28];
+	size_t n = pa_rebar_supported(b, sup, 28);
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(sizes, json_object_new_int64((int64_t)sup[i]));
+	add(obj, "current", bytes_or_null(pa_rebar_current(b)));
+	add(obj, "supported", sizes);
+	return obj;
+}
+
+/* null when the module does not report BARs; [] when there are none. */
+static json_object *bars_array(const struct pa_device *dev)
+{
+	json_object *arr;
+
+	if (!dev->caps_known)
+		return NULL;
+	arr = json_object_new_array();
+	for (size_t i = 0; i < dev->nbars; i++) {
+		const struct pa_bar *b = &dev->bars[i];
+		json_object *obj = json_object_new_object();
+
+		add(obj, "index", uint_value(b->index));
+		add(obj, "size", json_object_new_int64((int64_t)b->size));
+		add(obj, "type", json_object_new_string(
+			b->flags & PCIEAUDIT_BAR_F_IO ? "io" : "mem"));
+		add(obj, "prefetchable", json_object_new_boolean(
+			b->flags & PCIEAUDIT_BAR_F_PREFETCH));
+		add(obj, "mem64", json_object_new_boolean(
+			b->flags & PCIEAUDIT_BAR_F_MEM64));
+		add(obj, "assigned", json_object_new_boolean(
+			!(b->flags & PCIEAUDIT_BAR_F_UNASSIGNED)));
+		add(obj, "resizable", b->resizable ? rebar_object(b) : NULL);
+		json_object_array_add(arr, obj);
+	}
+	return arr;
+}
+
 static json_object *device_object(const struct pa_device *dev)
 {
 	json_object *obj = json_object_new_object();
@@ -189,6 +271,11 @@ static json_object *device_object(const struct pa_device *dev)
 	add(obj, "acs", dev->has_acs ? acs_object(&dev->acs) : NULL);
 	add(obj, "link", dev->has_link ? link_object(dev) : NULL);
 	add(obj, "iommu", dev->has_iommu ? iommu_object(&dev->iommu) : NULL);
+	add(obj, "ats", ats_object(dev));
+	add(obj, "pcie_device", pcie_device_object(dev));
+	add(obj, "bars", bars_array(dev));
+	/* From NVML or KFD where a caller set it; null: unknown. */
+	add(obj, "mem_bytes", bytes_or_null(dev->mem_bytes));
 	add(obj, "aer", pa_aer_json(&dev->aer));
 	add(obj, "link_history",
 	    dev->has_history ? pa_history_json(&dev->history) : NULL);
@@ -276,6 +363,57 @@ static void add_verdicts(json_object *obj, const struct pa_report *rep,
 	    string_or_null(pa_p2p_host_rule_name(pair->host_rule)));
 }
 
+static json_object *tlp_fate_object(const struct pa_tlp_fate *t)
+{
+	json_object *obj = json_object_new_object();
+
+	add(obj, "redirected", tristate_value(t->redirected));
+	add(obj, "port", t->redirected == PA_NO ? NULL : bdf_value(&t->port));
+	if (t->redirected == PA_YES) {
+		json_object *why = json_object_new_array();
+
+		for (unsigned int bit = 0; bit < PA_ACS_NFLAGS; bit++)
+			if (pa_acs_flag(t->bits, bit))
+				json_object_array_add(why, json_object_new_string(
+					pa_acs_flag_names[bit]));
+		add(obj, "by", why);
+	} else {
+		add(obj, "by", NULL);
+	}
+	return obj;
+}
+
+/* Both directions of a pair, as the PCIe ACS rules route them
+ * (acs_direction.h); null where the report cannot tell. */
+static json_object *directions_array(const struct pa_report *rep,
+				     const struct pa_p2p_pair *pair)
+{
+	json_object *arr = json_object_new_array();
+
+	for (int back = 0; back < 2; back++) {
+		struct pa_acs_direction d;
+		json_object *obj;
+
+		if (pa_acs_direction(rep, pair, back, &d))
+			continue;
+		obj = json_object_new_object();
+		add(obj, "requester", bdf_value(&d.requester));
+		add(obj, "completer", bdf_value(&d.completer));
+		add(obj, "request_ports", bdf_array(&d.req_ports));
+		add(obj, "completion_ports", bdf_array(&d.cpl_ports));
+		add(obj, "requests", tlp_fate_object(&d.tlp[PA_TLP_REQUEST]));
+		add(obj, "translated_requests",
+		    tlp_fate_object(&d.tlp[PA_TLP_TRANSLATED]));
+		add(obj, "completions", tlp_fate_object(&d.tlp[PA_TLP_COMPLETION]));
+		add(obj, "requester_ats", tristate_value(d.requester_ats));
+		add(obj, "peer_to_peer", tristate_value(d.peer_to_peer));
+		add(obj, "by_translation", json_object_new_boolean(d.by_translation));
+		json_object_array_add(arr, obj);
+		pa_acs_direction_clear(&d);
+	}
+	return arr;
+}
+
 static json_object *pair_object(const struct pa_report *rep,
 				const struct pa_p2p_pair *pair)
 {
@@ -290,6 +428,7 @@ static json_object *pair_object(const struct pa_report *rep,
 	add(obj, "hops_a", bdf_array(&pair->hops_provider));
 	add(obj, "hops_b", bdf_array(&pair->hops_client));
 	add(obj, "redirect", bdf_array(&pair->redirect));
+	add(obj, "directions", directions_array(rep, pair));
 	add(obj, "legend", json_object_new_string(
 		pa_legend_name(pa_legend_of(rep, pair))));
 	add(obj, "bottleneck", bottleneck_object(&b));

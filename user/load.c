@@ -14,6 +14,7 @@
 #include "fabric_read.h"
 #include "fetch.h"
 #include "fileio.h"
+#include "iommu_sysfs.h"
 #include "lspci_model.h"
 #include "lspci_read.h"
 #include "nl.h"
@@ -87,6 +88,9 @@ static int from_module(const struct pa_load *l, struct pa_report *rep,
 	if (err)
 		return module_fail(e, err, &ei);
 	err = pa_fetch_report(nl, l->only, rep);
+	/* The module no longer reads default domains or IOMMU instances. */
+	if (!err)
+		err = pa_iommu_sysfs_fill("/sys", rep);
 	if (!err && l->pairs && !l->only)
 		err = fetch_pairs(nl, rep, &ei);
 	pa_nl_close(nl);
@@ -169,6 +173,12 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 			    "cannot read %s: %s", what, strerror(-err));
 	err = pa_lspci_model(&s, rep, what, sizeof(what));
 	pa_sysfs_clear(&s);
+	if (!err) {
+		err = pa_lspci_tree_check(&extra.tree, rep);
+		if (err)
+			pa_report_clear(rep);
+	}
+	pa_lspci_tree_clear(&extra.tree);
 	if (err) {
 		free(extra.cmdline);
 		if (err == -ENODATA)

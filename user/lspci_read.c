@@ -130,6 +130,11 @@ static int read_text(const char *path, struct pa_sysfs *s,
 	if (err)
 		return err;
 	err = pa_lspci_normalise(text, len, &t);
+	if (!err) {
+		err = pa_lspci_tree_parse(text, len, &extra->tree);
+		if (err)
+			pa_lspci_text_clear(&t);
+	}
 	free(text);
 	if (err)
 		return err;
@@ -260,6 +265,7 @@ int pa_lspci_read(const char *path, struct pa_sysfs *s,
 	}
 	if (err) {
 		pa_sysfs_clear(s);
+		pa_lspci_tree_clear(&extra->tree);
 		free(extra->cmdline);
 		*extra = (struct pa_lspci_extra){ 0 };
 	}

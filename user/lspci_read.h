@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lspci_tree.h"
 #include "sysfs_model.h"
 
 /* The biggest file read: nvidia-bug-report logs run to tens of MiB. */
@@ -22,6 +23,7 @@ struct pa_lspci_extra {
 	char *cmdline;		/* a sosreport's proc/cmdline, or NULL */
 	bool drivers_known;	/* lspci -v's text came along */
 	bool iommu_known;	/* lspci -v named IOMMU groups */
+	struct pa_lspci_tree tree;	/* lspci -t's drawing, if the file has one */
 };
 
 /*

@@ -36,6 +36,18 @@ struct pa_link {
 	uint16_t lnkctl2;
 };
 
+/* One standard BAR as the kernel's resource has it, PCIEAUDIT_A_BAR_*. */
+struct pa_bar {
+	uint8_t index;			/* 0-5 */
+	uint64_t size;			/* bytes */
+	uint32_t flags;			/* enum pcieaudit_bar_flag */
+	bool resizable;			/* the rebar registers were read */
+	uint32_t rebar_cap;		/* bit n+4: 2^n MB supported */
+	uint32_t rebar_ctrl;		/* bits 13:8: current size, 2^n MB */
+};
+
+#define PA_MAX_BARS 6
+
 /* Enum fields hold UAPI values; 0 means the kernel left the attribute out. */
 struct pa_iommu {
 	uint32_t group;
@@ -43,6 +55,7 @@ struct pa_iommu {
 	uint32_t def_domain;		/* enum pcieaudit_domain_type */
 	uint32_t def_domain_source;	/* enum pcieaudit_source */
 	char *instance;			/* NULL when not recorded */
+	uint32_t dma_owner;		/* enum pcieaudit_dma_owner */
 };
 
 /* Whether a device's AER counters were read (aer.h); NOT_READ for sources
@@ -125,6 +138,24 @@ struct pa_device {
 	/* From the module's sampler; older modules and sysfs have none. */
 	bool has_history;
 	struct pa_link_history history;
+
+	/* ATS, device control and BARs: only from modules that send them
+	 * (caps_known). Without caps_known, or with config_unreadable, a
+	 * false has_ats or has_expdev means unknown, not absent. */
+	bool caps_known;
+	bool has_ats;
+	uint16_t ats_cap;
+	uint16_t ats_ctrl;		/* bit 15: Enable */
+	bool has_expdev;
+	uint32_t devcap;		/* Device Capabilities, raw */
+	uint16_t devctl;		/* Device Control, raw */
+	struct pa_bar bars[PA_MAX_BARS];
+	size_t nbars;
+
+	/* The device's own memory as its driver reports it (NVML for NVIDIA,
+	 * KFD for AMD), for the BAR rule; 0 is unknown. The PCI facts never
+	 * set it: whoever reads NVML or KFD does. */
+	uint64_t mem_bytes;
 
 	/* From pci.ids, not from the kernel; NULL when unknown. */
 	char *vendor_name;

@@ -7,6 +7,7 @@
 #include <linux/pcieaudit.h>
 
 #include "acs.h"
+#include "acs_direction_text.h"
 #include "bdf.h"
 #include "fabric.h"
 #include "link.h"
@@ -213,6 +214,34 @@ static void print_path_kind(FILE *f, const struct pa_p2p_pair *p)
 		fprintf(f, "unknown path kind %u\n", p->path);
 		break;
 	}
+}
+
+/* Each direction as the PCIe ACS rules route it, beside the kernel's
+ * P2PDMA verdict above, which is the rule for in-kernel P2PDMA users. */
+static int print_directions(FILE *f, const struct pa_report *rep,
+			    const struct pa_p2p_pair *p)
+{
+	for (int back = 0; back < 2; back++) {
+		char req[PA_BDF_LEN], cpl[PA_BDF_LEN];
+		struct pa_acs_direction d;
+		struct pa_sb sb = { 0 };
+		char *text;
+
+		if (pa_acs_direction(rep, p, back, &d))
+			return -ENOMEM;
+		pa_bdf_format(&d.requester, req);
+		pa_bdf_format(&d.completer, cpl);
+		label(f, back ? "" : "ACS:");
+		fprintf(f, "%s -> %s: %s\n", req, cpl, pa_acs_direction_verdict(&d));
+		pa_acs_direction_text(&sb, &d);
+		text = pa_sb_take(&sb);
+		pa_acs_direction_clear(&d);
+		if (!text)
+			return -ENOMEM;
+		fprintf(f, INDENT "  %s\n", text);
+		free(text);
+	}
+	return 0;
 }
 
 static void format_id(bool has, uint32_t id, char *buf, size_t size)
@@ -470,6 +499,9 @@ int pa_text_p2p(FILE *f, const struct pa_report *rep,
 	print_map(f, rep, pair);
 	print_path_kind(f, pair);
 	print_host_rule(f, pair);
+	err = print_directions(f, rep, pair);
+	if (err)
+		return err;
 	print_legend(f, rep, pair);
 	print_bandwidth(f, rep, pair);
 	err = print_remedy(f, rep, pair);

@@ -387,6 +387,9 @@ static int parse_iommu(struct ctx *c, json_object *obj, const char *path,
 			       pa_source_value, &io->def_domain_source);
 	if (!err)
 		err = dup_string(c, iommu, p, "instance", &io->instance);
+	if (!err)
+		err = spelling(c, iommu, p, "dma_owner", pa_dma_owner_value,
+			       &io->dma_owner);
 	return err;
 }
 
@@ -500,6 +503,181 @@ static int parse_aer(struct ctx *c, json_object *obj, const char *path,
 	return 0;
 }
 
+static int element(struct ctx *c, json_object *array, size_t i,
+		   const char *path, json_type type, json_object **out,
+		   char p[PATH_LEN]);
+
+/* ---- ATS, device control, BARs: decoded in the JSON, re-encoded here --- */
+
+/* n for bytes == unit << n, -1 when bytes is not such a power of two. */
+static int log2_of(int64_t bytes, int64_t unit, int max)
+{
+	for (int n = 0; n <= max; n++)
+		if (bytes == unit << n)
+			return n;
+	return -1;
+}
+
+static int size_code(struct ctx *c, json_object *obj, const char *path,
+		     const char *key, unsigned int shift, uint32_t *reg)
+{
+	bool present = false;
+	int64_t v = 0;
+	int n, err = integer(c, obj, path, key, false, 128, 4096, &present, &v);
+	char p[PATH_LEN];
+
+	if (err || !present)
+		return err;
+	n = log2_of(v, 128, 5);
+	if (n < 0) {
+		subpath(p, path, key);
+		return bad(c, p, "%lld is not a payload size (128 to 4096)",
+			   (long long)v);
+	}
+	*reg |= (uint32_t)n << shift;
+	return 0;
+}
+
+static int parse_ats(struct ctx *c, json_object *obj, const char *path,
+		     struct pa_device *d)
+{
+	json_object *ats;
+	char p[PATH_LEN];
+	int capable = -1, enabled = -1;
+	int err = member(c, obj, path, "ats", false, json_type_object, &ats);
+
+	if (err || !ats)
+		return err;
+	subpath(p, path, "ats");
+	err = optional_bool(c, ats, p, "capable", &capable);
+	if (!err)
+		err = optional_bool(c, ats, p, "enabled", &enabled);
+	d->caps_known = true;
+	d->has_ats = capable == 1;
+	d->ats_ctrl = enabled == 1 ? 0x8000 : 0;
+	return err;
+}
+
+static int parse_pcie_device(struct ctx *c, json_object *obj,
+			     const char *path, struct pa_device *d)
+{
+	json_object *pd;
+	char p[PATH_LEN];
+	uint32_t devctl = 0, devcap = 0;
+	int ro = -1;
+	int err = member(c, obj, path, "pcie_device", false, json_type_object, &pd);
+
+	if (err || !pd)
+		return err;
+	subpath(p, path, "pcie_device");
+	err = size_code(c, pd, p, "mps", 5, &devctl);
+	if (!err)
+		err = size_code(c, pd, p, "mps_supported", 0, &devcap);
+	if (!err)
+		err = size_code(c, pd, p, "mrrs", 12, &devctl);
+	if (!err)
+		err = optional_bool(c, pd, p, "relaxed_ordering", &ro);
+	d->caps_known = true;
+	d->has_expdev = true;
+	d->devcap = devcap;
+	d->devctl = (uint16_t)(devctl | (ro == 1 ? 0x10 : 0));
+	return err;
+}
+
+static int parse_rebar(struct ctx *c, json_object *obj, const char *path,
+		       struct pa_bar *b)
+{
+	json_object *rb, *sizes, *item;
+	char p[PATH_LEN], q[PATH_LEN], r[PATH_LEN];
+	bool present = false;
+	int64_t cur = 0;
+	int n, err = member(c, obj, path, "resizable", false, json_type_object, &rb);
+
+	if (err || !rb)
+		return err;
+	subpath(p, path, "resizable");
+	err = integer(c, rb, p, "current", false, 1, INT64_MAX, &present, &cur);
+	if (!err && present && (n = log2_of(cur, 1 << 20, 63)) >= 0)
+		b->rebar_ctrl = (uint32_t)n << 8 | b->index;
+	else if (!err && present)
+		return bad(c, p, "current size not a power of two of at least 1M");
+	if (!err)
+		err = member(c, rb, p, "supported", true, json_type_array, &sizes);
+	subpath(q, p, "supported");
+	for (size_t i = 0; !err && i < json_object_array_length(sizes); i++) {
+		err = element(c, sizes, i, q, json_type_int, &item, r);
+		n = err ? -1 : log2_of(json_object_get_int64(item), 1 << 20, 27);
+		if (!err && n < 0)
+			err = bad(c, r, "not a resizable BAR size (1M to 128T)");
+		if (!err)
+			b->rebar_cap |= 1u << (n + 4);
+	}
+	b->resizable = true;
+	return err;
+}
+
+static int parse_bar(struct ctx *c, json_object *obj, const char *path,
+		     struct pa_bar *b)
+{
+	const char *type = NULL;
+	bool pf = false, m64 = false, assigned = false;
+	int64_t size = 0;
+	int err = u8_member(c, obj, path, "index", true, PA_MAX_BARS - 1, &b->index);
+
+	if (!err)
+		err = integer(c, obj, path, "size", true, 1, INT64_MAX, NULL, &size);
+	if (!err)
+		err = string(c, obj, path, "type", true, &type);
+	if (!err && strcmp(type, "io") && strcmp(type, "mem"))
+		err = bad(c, path, "type \"%s\" is neither io nor mem", type);
+	if (!err)
+		err = boolean(c, obj, path, "prefetchable", &pf);
+	if (!err)
+		err = boolean(c, obj, path, "mem64", &m64);
+	if (!err)
+		err = boolean(c, obj, path, "assigned", &assigned);
+	if (err)
+		return err;
+	b->size = (uint64_t)size;
+	b->flags = (!strcmp(type, "io") ? PCIEAUDIT_BAR_F_IO : PCIEAUDIT_BAR_F_MEM) |
+		   (pf ? PCIEAUDIT_BAR_F_PREFETCH : 0) |
+		   (m64 ? PCIEAUDIT_BAR_F_MEM64 : 0) |
+		   (assigned ? 0 : PCIEAUDIT_BAR_F_UNASSIGNED);
+	return parse_rebar(c, obj, path, b);
+}
+
+/* Keys newer than the first snapshots: absent, the facts are unknown. */
+static int parse_caps(struct ctx *c, json_object *obj, const char *path,
+		      struct pa_device *d)
+{
+	json_object *bars, *item;
+	char p[PATH_LEN], q[PATH_LEN];
+	bool present = false;
+	int64_t mem = 0;
+	int err = parse_ats(c, obj, path, d);
+
+	if (!err)
+		err = parse_pcie_device(c, obj, path, d);
+	if (!err)
+		err = member(c, obj, path, "bars", false, json_type_array, &bars);
+	if (!err && bars) {
+		d->caps_known = true;
+		subpath(q, path, "bars");
+		if (json_object_array_length(bars) > PA_MAX_BARS)
+			return bad(c, q, "more than %d BARs", PA_MAX_BARS);
+	}
+	for (size_t i = 0; !err && bars && i < json_object_array_length(bars); i++) {
+		err = element(c, bars, i, q, json_type_object, &item, p);
+		if (!err)
+			err = parse_bar(c, item, p, &d->bars[d->nbars++]);
+	}
+	if (!err)
+		err = integer(c, obj, path, "mem_bytes", false, 1, INT64_MAX,
+			      &present, &mem);
+	d->mem_bytes = present ? (uint64_t)mem : 0;
+	return err;
+}
+
 static int parse_device(struct ctx *c, json_object *obj, const char *path,
 			struct pa_device *d)
 {
@@ -527,6 +705,8 @@ static int parse_device(struct ctx *c, json_object *obj, const char *path,
 		err = parse_link(c, obj, path, d);
 	if (!err)
 		err = parse_iommu(c, obj, path, d);
+	if (!err)
+		err = parse_caps(c, obj, path, d);
 	if (!err)
 		err = parse_aer(c, obj, path, d);
 	return err;

@@ -214,9 +214,28 @@ static int device_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 	return dup_name(s->driver, &d->driver);
 }
 
+void pa_derive_iommu_strict(struct pa_report *rep)
+{
+	size_t dma = 0, fq = 0;
+	struct pa_info *in = &rep->info;
+
+	for (size_t i = 0; i < rep->ndevices; i++) {
+		uint32_t t = rep->devices[i].iommu.def_domain;
+
+		dma += t == PCIEAUDIT_DOMAIN_DMA;
+		fq += t == PCIEAUDIT_DOMAIN_DMA_FQ;
+	}
+	if (dma + fq == 0)
+		return;
+	in->iommu_strict = PCIEAUDIT_IOMMU_STRICT_UNKNOWN;
+	if (fq)
+		in->iommu_strict = PCIEAUDIT_IOMMU_STRICT_LAZY;
+	else if (pa_kernel_has_dma_fq(in->kernel_release))
+		in->iommu_strict = PCIEAUDIT_IOMMU_STRICT_STRICT;
+}
+
 /* The kernel's default: the type most groups have; strictness from the
- * translated ones (DMA-FQ is lazy; DMA is strict only on a kernel that has
- * DMA-FQ, or when a lazy domain shows that this one does). */
+ * translated ones. */
 static void derive_info(struct pa_report *rep)
 {
 	size_t identity = 0, dma = 0, fq = 0;
@@ -238,10 +257,7 @@ static void derive_info(struct pa_report *rep)
 	in->iommu_def_mode = identity > dma + fq ?
 		PCIEAUDIT_IOMMU_MODE_PASSTHROUGH : PCIEAUDIT_IOMMU_MODE_TRANSLATED;
 	in->iommu_strict = PCIEAUDIT_IOMMU_STRICT_UNKNOWN;
-	if (fq)
-		in->iommu_strict = PCIEAUDIT_IOMMU_STRICT_LAZY;
-	else if (dma && pa_kernel_has_dma_fq(in->kernel_release))
-		in->iommu_strict = PCIEAUDIT_IOMMU_STRICT_STRICT;
+	pa_derive_iommu_strict(rep);
 }
 
 /* What the input lacks for this function, said once per function. */

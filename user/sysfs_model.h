@@ -57,4 +57,12 @@ void pa_sysfs_clear(struct pa_sysfs *s);
  */
 int pa_sysfs_model(const struct pa_sysfs *s, struct pa_report *rep);
 
+/*
+ * The IOMMU's invalidation policy from the default domains' types the
+ * report holds (sysfs's): DMA-FQ is lazy; DMA is strict only on a kernel
+ * that has DMA-FQ. Leaves rep->info.iommu_strict alone when no function
+ * has a translated default domain.
+ */
+void pa_derive_iommu_strict(struct pa_report *rep);
+
 #endif /* PA_SYSFS_MODEL_H */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "text_out.h"
+#include "text_caps.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -194,12 +195,21 @@ static void print_iommu(FILE *f, const char *indent, const struct pa_device *dev
 		fprintf(f, "%sIOMMU: none\n", indent);
 		return;
 	}
-	fprintf(f, "%sIOMMU: group %u, domain %s (default %s%s)", indent,
-		io->group, or_text(pa_domain_type_name(io->domain), "none"),
-		or_text(pa_domain_type_name(io->def_domain), "unknown"),
-		io->def_domain_source == PCIEAUDIT_SOURCE_DERIVED ? ", derived" : "");
+	/* Only snapshots and older modules know the attached domain. */
+	if (io->domain)
+		fprintf(f, "%sIOMMU: group %u, domain %s (default %s%s)", indent,
+			io->group, pa_domain_type_name(io->domain),
+			or_text(pa_domain_type_name(io->def_domain), "unknown"),
+			io->def_domain_source == PCIEAUDIT_SOURCE_DERIVED ?
+			", derived" : "");
+	else
+		fprintf(f, "%sIOMMU: group %u, default domain %s", indent,
+			io->group,
+			or_text(pa_domain_type_name(io->def_domain), "unknown"));
 	if (io->instance)
 		fprintf(f, " via %s", io->instance);
+	if (io->dma_owner)
+		fprintf(f, ", DMA ownership %s", pa_dma_owner_name(io->dma_owner));
 	fputc('\n', f);
 }
 
@@ -231,6 +241,7 @@ static void print_details(FILE *f, const char *indent,
 	print_power(f, indent, dev);
 	print_acs(f, indent, dev);
 	pa_text_link(f, indent, dev, NULL);
+	pa_text_caps(f, indent, dev);
 	print_iommu(f, indent, dev, iommu_unknown);
 	print_aer(f, indent, dev);
 	print_history(f, indent, dev);

@@ -3,8 +3,8 @@
  * libFuzzer harness: the input is what --lspci reads, text someone pasted:
  * lspci -xxxx output, quoted, indented, cut short, mixed with anything.
  * It goes the whole way main.c's --lspci takes: the pre-processing, a
- * file for libpci's dump reader, the tree from bus numbers, and the text
- * and JSON reports.
+ * file for libpci's dump reader, the tree from bus numbers, held against
+ * lspci -t's drawing when there is one, and the text and JSON reports.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -61,11 +61,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pa_lspci_read(path, &s, &extra, what, sizeof(what)))
 		return 0;
 	if (!pa_lspci_model(&s, &rep, what, sizeof(what))) {
+		/* lspci -t's drawing, if any, against the bus numbers. */
+		pa_lspci_tree_check(&extra.tree, &rep);
 		pa_text_report(out, &rep);
 		pa_json_report(out, &rep);
 		pa_report_clear(&rep);
 	}
 	pa_sysfs_clear(&s);
+	pa_lspci_tree_clear(&extra.tree);
 	free(extra.cmdline);
 	return 0;
 }

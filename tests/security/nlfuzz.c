@@ -821,11 +821,38 @@ static const struct field iommu_f[] = {
 	[PCIEAUDIT_A_IOMMU_DEF_DOMAIN] = { K_U32, PCIEAUDIT_DOMAIN_NESTED },
 	[PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE] = { K_U32, PCIEAUDIT_SOURCE_DERIVED },
 	[PCIEAUDIT_A_IOMMU_INSTANCE] = { K_STR },
+	[PCIEAUDIT_A_IOMMU_DMA_OWNER] = { K_U32, PCIEAUDIT_DMA_OWNER_CLAIMED },
 };
 static const struct schema iommu_s = {
 	"iommu", PCIEAUDIT_A_IOMMU_MAX, iommu_f, REQ(1), false,
 };
-/* A pad (PCIEAUDIT_A_HIST_PAD) has no payload, as a flag. */
+static const struct field ats_f[] = {
+	[PCIEAUDIT_A_ATS_POS] = { K_U16 },
+	[PCIEAUDIT_A_ATS_CAP] = { K_U16 },
+	[PCIEAUDIT_A_ATS_CTRL] = { K_U16 },
+};
+static const struct schema ats_s = {
+	"ats", PCIEAUDIT_A_ATS_MAX, ats_f, REQ(1) | REQ(2) | REQ(3), false,
+};
+static const struct field expdev_f[] = {
+	[PCIEAUDIT_A_EXPDEV_DEVCAP] = { K_U32 },
+	[PCIEAUDIT_A_EXPDEV_DEVCTL] = { K_U16 },
+};
+static const struct schema expdev_s = {
+	"expdev", PCIEAUDIT_A_EXPDEV_MAX, expdev_f, REQ(1) | REQ(2), false,
+};
+/* The pad attribute of nla_put_u64_64bit() is empty, like a flag. */
+static const struct field bar_f[] = {
+	[PCIEAUDIT_A_BAR_INDEX] = { K_U8 },
+	[PCIEAUDIT_A_BAR_SIZE] = { K_U64 },
+	[PCIEAUDIT_A_BAR_FLAGS] = { K_U32 },
+	[PCIEAUDIT_A_BAR_REBAR_CAP] = { K_U32 },
+	[PCIEAUDIT_A_BAR_REBAR_CTRL] = { K_U32 },
+	[PCIEAUDIT_A_BAR_PAD] = { K_FLAG },
+};
+static const struct schema bar_s = {
+	"bar", PCIEAUDIT_A_BAR_MAX, bar_f, REQ(1) | REQ(2) | REQ(3), false,
+};
 static const struct field hist_f[] = {
 	[PCIEAUDIT_A_HIST_SINCE_NS] = { K_U64 },
 	[PCIEAUDIT_A_HIST_TRANSITIONS] = { K_U64 },
@@ -862,6 +889,9 @@ static const struct field dev_f[] = {
 	[PCIEAUDIT_A_DEV_SECONDARY_BUS] = { K_U8 },
 	[PCIEAUDIT_A_DEV_POWER_STATE] = { K_U32, PCIEAUDIT_POWER_D3HOT },
 	[PCIEAUDIT_A_DEV_CONFIG_UNREADABLE] = { K_FLAG },
+	[PCIEAUDIT_A_DEV_ATS] = { K_NEST, 0, false, &ats_s },
+	[PCIEAUDIT_A_DEV_EXPDEV] = { K_NEST, 0, false, &expdev_s },
+	[PCIEAUDIT_A_DEV_BAR] = { K_NEST, 0, true, &bar_s },
 	[PCIEAUDIT_A_DEV_LINK_HISTORY] = { K_NEST, 0, false, &hist_s },
 };
 static const struct schema dev_s = {
@@ -1025,10 +1055,8 @@ static const char *decode(const struct schema *s, const uint8_t *b, size_t len,
 					 s->name, type, dlen);
 				return why;
 			}
-			/* 64-bit values are counters and times: length only. */
-			if (f->kind == K_U64)
-				break;
-			memcpy(&v, data, dlen);
+			if (dlen <= sizeof(v))
+				memcpy(&v, data, dlen);
 			if (f->max && (v < 1 || v > f->max)) {
 				snprintf(why, sizeof(why), "%s: attribute %u value %u out of range",
 					 s->name, type, v);

@@ -3,13 +3,13 @@
 """Judges a stress run (tests/stress/stress-init.sh) from its results.
 
     check.py [--min-cycles N] [--min-reloads N] [--min-enomem N]
-             [--min-cli-enomem N] RESULTS
+             [--min-cli-enomem N] [--min-vfio-cycles N] RESULTS
     check.py --selftest
 
 Fails on: any kernel splat in the console log or dmesg (KASAN, UBSAN,
 lockdep, RCU, WARN, BUG, Oops, kmemleak, sleeping in atomic context, hung
-tasks); a kmemleak report after the final scan; a hot-plug cycle or reload
-that did not do what it should, or fewer than asked; a dump that broke a
+tasks); a kmemleak report after the final scan; a hot-plug cycle, reload
+or VFIO/SR-IOV cycle that did not do what it should, or fewer than asked; a dump that broke a
 rule inside itself (order, duplicates, malformed: "B" lines); a dump that
 ended with an error the phase does not explain (the family may be absent
 only while it is unloaded, allocations may fail only under failslab); a
@@ -170,6 +170,23 @@ class Run:
         for k in self.windows:
             if k not in self.universe:
                 self.fail('hot-plug removed %s, not in universe.txt' % bdf_of(k))
+
+    def vfio(self):
+        """Phase 1b: VFs enabled and disabled from the PF side, VF 0 bound
+        to vfio-pci and its group opened, attached, detached and closed."""
+        ok = 0
+        for line in self.read('vfio.log', must=self.args.min_vfio_cycles > 0).splitlines():
+            p = line.split()
+            if p[0] == 'W':
+                for b in p[4].split(','):
+                    self.windows[key_of(b)].append((int(p[1]), int(p[2])))
+            elif p[0] == 'OK':
+                ok += 1
+            elif p[0] == 'FAIL':
+                self.fail('VFIO/SR-IOV cycle failed: %s' % line)
+        self.figures['VFIO/SR-IOV cycles'] = ok
+        if ok < self.args.min_vfio_cycles:
+            self.fail('%d VFIO/SR-IOV cycles, want %d' % (ok, self.args.min_vfio_cycles))
 
     def reloads(self):
         self.absent = []
@@ -433,6 +450,7 @@ class Run:
         self.topology()
         self.reports()
         self.hotplug()
+        self.vfio()
         self.reloads()
         self.dumps()
         self.cli()
@@ -472,6 +490,7 @@ GOOD = {
     'hotplug.log': 'SET endpoint 0000:06:00.0\nW 100 200 endpoint 0000:06:00.0\nOK 1 endpoint\n'
                    'W 300 400 switch 0000:06:00.0\nOK 2 switch\nW 500 600 vf 0000:06:00.0\nOK 3 vf\n',
     'reload.log': 'U 1000 1100 3\n',
+    'vfio.log': 'OK 1 0000:06:00.0 3\nOK 2 0000:06:00.0 3\nW 650 690 vfio 0000:06:00.0\n',
     'resume.log': 'RM 0000:06:00.0 after-part 1 provider 600\nD p2p 1 800 900 0 3 1 1 0 20>600\n'
                   'W 850 950 switch 0000:06:00.0\nRESUME all switch 1 vf 1\n'
                   'RESUME select switch 1 vf 1\n',
@@ -527,13 +546,15 @@ BROKEN = [
     ('monitor missed removals', 'monitor-1.jsonl', 'w', MON.replace('removed', 'link'), 'removed events'),
     ('monitor survived rmmod', 'facts.txt', 'w', GOOD['facts.txt'].replace('monitor_rc_1=4', 'monitor_rc_1=0'),
      'exited 0'),
+    ('VFIO cycle failed', 'vfio.log', 'a', 'FAIL 3 hold 0000:06:00.0 group 3 rc 104\n', 'VFIO/SR-IOV cycle failed'),
+    ('too few VFIO cycles', 'vfio.log', 'w', 'OK 1 0000:06:00.0 3\n', '1 VFIO/SR-IOV cycles'),
     ('too few cycles', 'hotplug.log', 'w', 'W 100 200 endpoint 0000:06:00.0\nOK 1 endpoint\n', '1 hot-plug cycles'),
 ]
 
 
 def selftest():
     args = argparse.Namespace(min_cycles=3, min_reloads=1, min_enomem=1, min_cli_enomem=1,
-                              min_monitors=1)
+                              min_monitors=1, min_vfio_cycles=2)
     top = tempfile.mkdtemp(prefix='stress-selftest.')
     bad = 0
     try:
@@ -574,6 +595,8 @@ def main():
                     help='CLI runs of the fail-nth sweep that must report running out of memory')
     ap.add_argument('--min-monitors', type=int, default=4,
                     help='monitor listeners that must have run through the hot-plug phase')
+    ap.add_argument('--min-vfio-cycles', type=int, default=0,
+                    help='VFIO/SR-IOV cycles of phase 1b (vfio.log) to require')
     ap.add_argument('--selftest', action='store_true')
     ap.add_argument('results', nargs='?')
     args = ap.parse_args()

@@ -12,6 +12,7 @@
 #                              allocations, every STEP-th
 #   pa_cli_skb=N               N CLI runs with one skb head allocation failed
 #   pa_ep=BDF pa_sw=BDF pa_pf=BDF pa_vfs=N   what the cycles remove
+#   pa_vfio_cycles=N           VFIO/SR-IOV cycles (phase 1b)
 
 # shellcheck disable=SC1091 # tests/vm/guest-lib.sh, installed by build-initramfs.sh
 . /lib/pcieaudit/guest-lib.sh
@@ -24,7 +25,7 @@ F=/sys/kernel/debug/failslab
 KM=/sys/kernel/debug/kmemleak
 
 CYCLES=30 RELOADS=10 SWEEP=100 FSRAND=10 CLI_WINDOW=0 CLI_STEP=1 CLI_SKB=0
-EP='' SW='' PF='' VFS=2 SCENARIO=stress
+EP='' SW='' PF='' VFS=2 SCENARIO=stress VFIO_CYCLES=0
 read -r CMDLINE </proc/cmdline
 for arg in $CMDLINE; do
 	case $arg in
@@ -40,6 +41,7 @@ for arg in $CMDLINE; do
 	pa_sw=*) SW=${arg#*=} ;;
 	pa_pf=*) PF=${arg#*=} ;;
 	pa_vfs=*) VFS=${arg#*=} ;;
+	pa_vfio_cycles=*) VFIO_CYCLES=${arg#*=} ;;
 	esac
 done
 
@@ -53,7 +55,7 @@ phase() { fact "phase_$1" "$(uptime_s)"; log "phase $1 at $(uptime_s) s"; }
 fact scenario "$SCENARIO"
 fact kernel "$(uname -r)"
 fact cmdline "$CMDLINE"
-for v in CYCLES RELOADS SWEEP FSRAND CLI_WINDOW CLI_STEP CLI_SKB EP SW PF VFS; do
+for v in CYCLES RELOADS SWEEP FSRAND CLI_WINDOW CLI_STEP CLI_SKB EP SW PF VFS VFIO_CYCLES; do
 	eval "fact want_$v \"\$$v\""
 done
 zcat /proc/config.gz 2>/dev/null | grep -E '^CONFIG_(KASAN|KASAN_GENERIC|KASAN_INLINE|UBSAN|UBSAN_BOUNDS|UBSAN_SHIFT|PROVE_LOCKING|PROVE_RCU|DEBUG_ATOMIC_SLEEP|DEBUG_KMEMLEAK|FAILSLAB|FAULT_INJECTION|PCI_P2PDMA|PCI_IOV|HOTPLUG_PCI_PCIE)=' >"$R/config.txt"
@@ -136,6 +138,55 @@ timeout 3000 $SD hotplug "$R/hotplug.log" "$CYCLES" "$EP" "$SW" "$PF" "$VFS"
 fact hotplug_rc $?
 stop_dumpers
 phase hotplug_end
+
+# ---- 1b. VFIO and SR-IOV under load ---------------------------------------------
+# What the IOMMU reads must survive (issue 13, finding 2): each cycle enables
+# the PF's VFs from the PF side (sriov_numvfs, the PF driver's
+# sriov_configure), binds VF 0 to vfio-pci, opens its group, attaches it to
+# a type1 container and detaches and closes it again (vfio-hold), unbinds
+# it, and disables the VFs, while the four dumpers and the CLI run. The VFs
+# may be absent at any moment of the phase: one window covers them all.
+vfio_cycle() {	# $1: cycle number; prints OK or FAIL with the step
+	echo "$VFS" >"$P/sriov_numvfs" || { echo "FAIL $1 enable"; return; }
+	vf=$(basename "$(readlink -f "$P/virtfn0")")
+	echo vfio-pci >"/sys/bus/pci/devices/$vf/driver_override"
+	echo "$vf" >/sys/bus/pci/drivers/vfio-pci/bind || { echo "FAIL $1 bind $vf"; return; }
+	g=$(basename "$(readlink -f "/sys/bus/pci/devices/$vf/iommu_group")")
+	vfio-hold "$g" true >>"$R/vfio-hold.err" 2>&1 || { echo "FAIL $1 hold $vf group $g rc $?"; return; }
+	echo "$vf" >/sys/bus/pci/drivers/vfio-pci/unbind || { echo "FAIL $1 unbind $vf"; return; }
+	echo 0 >"$P/sriov_numvfs" || { echo "FAIL $1 disable"; return; }
+	echo "OK $1 $vf $g"
+}
+# After a failed step, so that the next cycle starts from no VFs.
+vfio_reset() {
+	[ -e "$P/virtfn0/driver" ] && readlink -f "$P/virtfn0" | sed 's,.*/,,' \
+		>/sys/bus/pci/drivers/vfio-pci/unbind
+	echo 0 >"$P/sriov_numvfs"
+}
+if [ "$VFIO_CYCLES" -gt 0 ]; then
+	P=/sys/bus/pci/devices/$PF
+	vfs=
+	for l in "$P"/virtfn*; do
+		vfs=${vfs:+$vfs,}$(basename "$(readlink -f "$l")")
+	done
+	phase vfio_start
+	t0=$(sed 's/ .*//; s/\.//' /proc/uptime)
+	start_dumpers vfio
+	echo 0 >"$P/sriov_numvfs"
+	i=1
+	while [ $i -le "$VFIO_CYCLES" ]; do
+		res=$(vfio_cycle $i)
+		echo "$res" >>"$R/vfio.log"
+		case $res in FAIL*) vfio_reset 2>/dev/null ;; esac
+		i=$((i + 1))
+	done
+	echo "$VFS" >"$P/sriov_numvfs"
+	stop_dumpers
+	t1=$(sed 's/ .*//; s/\.//' /proc/uptime)
+	# /proc/uptime is CLOCK_BOOTTIME in centiseconds here; dumps stamp ns.
+	echo "W ${t0}0000000 $((t1 + 1))0000000 vfio $vfs" >>"$R/vfio.log"
+	phase vfio_end
+fi
 
 # ---- 2. rmmod/insmod under load -----------------------------------------------
 phase reload_start

@@ -701,6 +701,42 @@ static size_t count(const struct pa_check *c, enum pa_rule_id rule)
 	return n;
 }
 
+/* vfio.not-opened judges by the group's DMA ownership when the module
+ * says it, by the attached domain when only that is known (older modules
+ * and snapshots), and is SKIP when neither is: unknown is not "opened". */
+static void not_opened_by_ownership(void **state)
+{
+	static const uint32_t owners[] = {
+		PCIEAUDIT_DMA_OWNER_UNCLAIMED, PCIEAUDIT_DMA_OWNER_CLAIMED, 0,
+	};
+	const struct pa_addr ep = { 0, 1, 0 };
+	struct pa_policy pol;
+	struct pa_report rep;
+	struct pa_check c;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		struct pa_device *d;
+
+		load("vfio-fail.json", &rep);
+		d = (struct pa_device *)pa_report_find(&rep, &ep);
+		assert_non_null(d);
+		assert_string_equal(d->driver, "vfio-pci");
+		for (size_t k = 0; k < rep.ndevices; k++) {
+			rep.devices[k].iommu.dma_owner = owners[i];
+			rep.devices[k].iommu.domain = 0;
+		}
+		pa_policy_default(&pol);
+		only(&pol, VFIO);
+		assert_int_equal(pa_check_run(&rep, &pol, &c), 0);
+		assert_int_equal(count(&c, PA_VFIO_NOT_OPENED) > 0, i == 0);
+		assert_int_equal(c.state[PA_VFIO_NOT_OPENED],
+				 i == 2 ? PA_RULE_SKIPPED : PA_RULE_RAN);
+		pa_check_clear(&c);
+		pa_report_clear(&rep);
+	}
+}
+
 static void policy_rules(void **state)
 {
 	struct pa_policy pol;
@@ -1053,32 +1089,33 @@ static int render_text(FILE *f, const void *arg)
 }
 
 static const char text_snapshot[] =
-	"pcieaudit check of baseline-intel-fail.json: kernel 6.1.0-27-amd64, 3 PCI functions, 0 IOMMU groups\n"
-	"\n"
-	"baseline\n"
-	"  WARN  baseline.iommu-off: no IOMMU serves the PCI devices: a kernel\n"
-	"        parameter turns it off. There is no DMA isolation, and no VFIO\n"
-	"        remedy (remove from the kernel command line):\n"
-	"          intel_iommu=off\n"
-	"  INFO  baseline.link-downgraded: GPU 0000:01:00.0 trained 2.5GT/s x16 though\n"
-	"        both ends support 16GT/s x16; GPUs lower their link speed when idle,\n"
-	"        so check again under load\n"
-	"        remedy (hardware):\n"
-	"          reseat the card; check the slot, the riser and the firmware's PCIe speed setting\n"
-	"  PASS  baseline.numa-unknown (1 NUMA node)\n"
-	"  PASS  baseline.amd-iommu-on (6 parameters read)\n"
-	"  PASS  baseline.pci-noacs (6 parameters read)\n"
-	"  PASS  baseline.acs-override (6 parameters read)\n"
-	"  WARN  baseline.iommu-params-conflict: iommu=pt and intel_iommu=off are both\n"
-	"        on the kernel command line: passthrough needs an IOMMU, which the\n"
-	"        other turns off (drop that one instead to keep passthrough)\n"
-	"        remedy (remove from the kernel command line):\n"
-	"          iommu=pt\n"
-	"  PASS  baseline.iommu-param-vendor (6 parameters read)\n"
-	"  SKIP  baseline.acs-param-effect (no pci=disable_acs_redir= or pci=config_acs= on the kernel command line)\n"
-	"  SKIP  baseline.aer-rising (needs two observations: pass --previous with an earlier report --json of this host)\n"
-	"\n"
-	"summary: baseline WARN; 0 failed, 2 warnings, 1 info, 5 passed, 2 skipped\n";
+"pcieaudit check of baseline-intel-fail.json: kernel 6.1.0-27-amd64, 3 PCI functions, 0 IOMMU groups\n"
+"\n"
+"baseline\n"
+"  WARN  baseline.iommu-off: no IOMMU serves the PCI devices: a kernel\n"
+"        parameter turns it off. There is no DMA isolation, and no VFIO\n"
+"        remedy (remove from the kernel command line):\n"
+"          intel_iommu=off\n"
+"  INFO  baseline.link-downgraded: GPU 0000:01:00.0 trained 2.5GT/s x16 though\n"
+"        both ends support 16GT/s x16; GPUs lower their link speed when idle,\n"
+"        so check again under load\n"
+"        remedy (hardware):\n"
+"          reseat the card; check the slot, the riser and the firmware's PCIe speed setting\n"
+"  PASS  baseline.numa-unknown (1 NUMA node)\n"
+"  PASS  baseline.amd-iommu-on (6 parameters read)\n"
+"  PASS  baseline.pci-noacs (6 parameters read)\n"
+"  PASS  baseline.acs-override (6 parameters read)\n"
+"  WARN  baseline.iommu-params-conflict: iommu=pt and intel_iommu=off are both\n"
+"        on the kernel command line: passthrough needs an IOMMU, which the\n"
+"        other turns off (drop that one instead to keep passthrough)\n"
+"        remedy (remove from the kernel command line):\n"
+"          iommu=pt\n"
+"  PASS  baseline.iommu-param-vendor (6 parameters read)\n"
+"  SKIP  baseline.acs-param-effect (no pci=disable_acs_redir= or pci=config_acs= on the kernel command line)\n"
+"  SKIP  baseline.bar-unassigned (no BARs in the report (a module that predates them, or sysfs))\n"
+"  SKIP  baseline.aer-rising (needs two observations: pass --previous with an earlier report --json of this host)\n"
+"\n"
+"summary: baseline WARN; 0 failed, 2 warnings, 1 info, 5 passed, 3 skipped\n";
 
 static void text_output(void **state)
 {
@@ -1114,6 +1151,7 @@ int main(void)
 		cmocka_unit_test(gpudirect_fail),
 		cmocka_unit_test(gpudirect_pass),
 		cmocka_unit_test(vfio_fail),
+		cmocka_unit_test(not_opened_by_ownership),
 		cmocka_unit_test(unreadable_port),
 		cmocka_unit_test(vfio_override),
 		cmocka_unit_test(vfio_pass),

@@ -2,6 +2,7 @@
 /* decode.c against messages built with libnl, as the kernel would send
  * them, and against every way they can be malformed. */
 #include "testutil.h"
+#include "dev_caps.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -43,6 +44,7 @@ static void put_iommu(struct nl_msg *msg)
 	nla_put_u32(msg, PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE,
 		    PCIEAUDIT_SOURCE_DERIVED);
 	nla_put_string(msg, PCIEAUDIT_A_IOMMU_INSTANCE, "dmar1");
+	nla_put_u32(msg, PCIEAUDIT_A_IOMMU_DMA_OWNER, PCIEAUDIT_DMA_OWNER_CLAIMED);
 	nla_nest_end(msg, nest);
 }
 
@@ -72,6 +74,42 @@ static struct nl_msg *full_device_msg(void)
 	nla_put_u8(msg, PCIEAUDIT_A_DEV_SECONDARY_BUS, 0x05);
 	nla_put_u32(msg, PCIEAUDIT_A_DEV_POWER_STATE, PCIEAUDIT_POWER_D3HOT);
 	return msg;
+}
+
+/* ATS on, MPS 256 of 512, MRRS 1024, relaxed ordering on; BAR0 16M, BAR2
+ * a 32G prefetchable 64-bit BAR resizable 256M-64G at 32G, BAR4 a 4K BAR
+ * the kernel could not place. */
+static void put_caps(struct nl_msg *msg)
+{
+	struct nlattr *nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_ATS);
+
+	nla_put_u16(msg, PCIEAUDIT_A_ATS_POS, 0x160);
+	nla_put_u16(msg, PCIEAUDIT_A_ATS_CAP, 0x0020);
+	nla_put_u16(msg, PCIEAUDIT_A_ATS_CTRL, 0x8000);
+	nla_nest_end(msg, nest);
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_EXPDEV);
+	nla_put_u32(msg, PCIEAUDIT_A_EXPDEV_DEVCAP, 0x2);
+	nla_put_u16(msg, PCIEAUDIT_A_EXPDEV_DEVCTL, 3 << 12 | 1 << 5 | 0x10);
+	nla_nest_end(msg, nest);
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_BAR);
+	nla_put_u8(msg, PCIEAUDIT_A_BAR_INDEX, 0);
+	nla_put_u64(msg, PCIEAUDIT_A_BAR_SIZE, 16ULL << 20);
+	nla_put_u32(msg, PCIEAUDIT_A_BAR_FLAGS, PCIEAUDIT_BAR_F_MEM);
+	nla_nest_end(msg, nest);
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_BAR);
+	nla_put_u8(msg, PCIEAUDIT_A_BAR_INDEX, 2);
+	nla_put_u64(msg, PCIEAUDIT_A_BAR_SIZE, 32ULL << 30);
+	nla_put_u32(msg, PCIEAUDIT_A_BAR_FLAGS, PCIEAUDIT_BAR_F_MEM |
+		    PCIEAUDIT_BAR_F_PREFETCH | PCIEAUDIT_BAR_F_MEM64);
+	nla_put_u32(msg, PCIEAUDIT_A_BAR_REBAR_CAP, 0x1ff << 12);
+	nla_put_u32(msg, PCIEAUDIT_A_BAR_REBAR_CTRL, 15 << 8 | 2);
+	nla_nest_end(msg, nest);
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_BAR);
+	nla_put_u8(msg, PCIEAUDIT_A_BAR_INDEX, 4);
+	nla_put_u64(msg, PCIEAUDIT_A_BAR_SIZE, 4096);
+	nla_put_u32(msg, PCIEAUDIT_A_BAR_FLAGS, PCIEAUDIT_BAR_F_MEM |
+		    PCIEAUDIT_BAR_F_UNASSIGNED);
+	nla_nest_end(msg, nest);
 }
 
 static int decode_and_free(struct nl_msg *msg, struct pa_device *dev)
@@ -122,10 +160,83 @@ static void full_device(void **state)
 	assert_int_equal(d.iommu.def_domain, PCIEAUDIT_DOMAIN_DMA_FQ);
 	assert_int_equal(d.iommu.def_domain_source, PCIEAUDIT_SOURCE_DERIVED);
 	assert_string_equal(d.iommu.instance, "dmar1");
+	assert_int_equal(d.iommu.dma_owner, PCIEAUDIT_DMA_OWNER_CLAIMED);
 	assert_int_equal(d.power_state, PCIEAUDIT_POWER_D3HOT);
 	assert_false(d.config_unreadable);
 	assert_null(d.vendor_name);
 	pa_device_clear(&d);
+}
+
+static void device_caps(void **state)
+{
+	struct nl_msg *msg = full_device_msg();
+	uint64_t sup[28];
+	struct pa_device d;
+
+	(void)state;
+	put_caps(msg);
+	assert_int_equal(decode_and_free(msg, &d), 0);
+	assert_true(d.caps_known);
+	assert_int_equal(pa_ats_enabled(&d), PA_YES);
+	assert_int_equal(pa_mps_bytes(&d), 256);
+	assert_int_equal(pa_mps_supported_bytes(&d), 512);
+	assert_int_equal(pa_mrrs_bytes(&d), 1024);
+	assert_int_equal(pa_relaxed_ordering(&d), PA_YES);
+	assert_int_equal(d.nbars, 3);
+	assert_int_equal(d.bars[1].index, 2);
+	assert_true(d.bars[1].size == 32ULL << 30);
+	assert_true(pa_rebar_current(&d.bars[1]) == 32ULL << 30);
+	/* Capability bits 12-20: 256M to 64G. */
+	assert_int_equal(pa_rebar_supported(&d.bars[1], sup, 28), 9);
+	assert_true(sup[0] == 64ULL << 30 && sup[8] == 256ULL << 20);
+	assert_true(pa_largest_prefetch_bar(&d) == &d.bars[1]);
+	assert_true(d.bars[2].flags & PCIEAUDIT_BAR_F_UNASSIGNED);
+	assert_false(d.bars[0].resizable);
+	pa_device_clear(&d);
+}
+
+/* Without the attributes (an older module), the facts are unknown. */
+static void device_caps_unknown(void **state)
+{
+	struct pa_device d;
+
+	(void)state;
+	assert_int_equal(decode_and_free(full_device_msg(), &d), 0);
+	assert_false(d.caps_known);
+	assert_int_equal(pa_ats_capable(&d), PA_UNKNOWN);
+	assert_int_equal(pa_relaxed_ordering(&d), PA_UNKNOWN);
+	assert_int_equal(pa_mps_bytes(&d), 0);
+	pa_device_clear(&d);
+}
+
+/* BARs out of order, or an index past 5, break the ABI. */
+static void device_caps_malformed(void **state)
+{
+	struct nl_msg *msg = full_device_msg();
+	struct nlattr *nest;
+	struct pa_device d;
+
+	(void)state;
+	put_caps(msg);
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_BAR);
+	nla_put_u8(msg, PCIEAUDIT_A_BAR_INDEX, 1);
+	nla_put_u64(msg, PCIEAUDIT_A_BAR_SIZE, 4096);
+	nla_put_u32(msg, PCIEAUDIT_A_BAR_FLAGS, PCIEAUDIT_BAR_F_MEM);
+	nla_nest_end(msg, nest);
+	assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+	msg = full_device_msg();
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_BAR);
+	nla_put_u8(msg, PCIEAUDIT_A_BAR_INDEX, 6);
+	nla_put_u64(msg, PCIEAUDIT_A_BAR_SIZE, 4096);
+	nla_put_u32(msg, PCIEAUDIT_A_BAR_FLAGS, PCIEAUDIT_BAR_F_MEM);
+	nla_nest_end(msg, nest);
+	assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+	msg = full_device_msg();
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_EXPDEV);
+	nla_put_u16(msg, PCIEAUDIT_A_EXPDEV_DEVCAP, 2);
+	nla_put_u16(msg, PCIEAUDIT_A_EXPDEV_DEVCTL, 0);
+	nla_nest_end(msg, nest);
+	assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
 }
 
 /* D3cold: PMCSR and every other register read all ones. The module says
@@ -568,6 +679,8 @@ static struct nl_msg *info_msg(bool with_iommu)
 			    PCIEAUDIT_IOMMU_MODE_PASSTHROUGH);
 		nla_put_u32(msg, PCIEAUDIT_A_INFO_IOMMU_STRICT,
 			    PCIEAUDIT_IOMMU_STRICT_STRICT);
+		nla_put_u32(msg, PCIEAUDIT_A_INFO_IOMMU_STRICT_SOURCE,
+			    PCIEAUDIT_SOURCE_DERIVED);
 	}
 	nla_put_u32(msg, PCIEAUDIT_A_INFO_DEVICE_COUNT, 31);
 	nla_put_u32(msg, PCIEAUDIT_A_INFO_GROUP_COUNT, 9);
@@ -615,6 +728,23 @@ static void info_missing_required(void **state)
 	nla_put_u32(msg, PCIEAUDIT_A_INFO_FEATURES, 0);
 	nla_put_u32(msg, PCIEAUDIT_A_INFO_DEVICE_COUNT, 1);
 	nla_put_u32(msg, PCIEAUDIT_A_INFO_GROUP_COUNT, 1);
+	assert_int_equal(pa_decode_info(msg, &in), -EBADMSG);
+	nlmsg_free(msg);
+}
+
+/*
+ * Every attribute the kernel sends is in the reply policy, generated from
+ * the spec, so a wrong size is corruption. The hand-written policy lacked
+ * IOMMU_STRICT_SOURCE, and took any size of it.
+ */
+static void info_strict_source_size(void **state)
+{
+	struct nl_msg *msg = info_msg(false);
+	struct pa_info in;
+
+	(void)state;
+	nla_put_u16(msg, PCIEAUDIT_A_INFO_IOMMU_STRICT_SOURCE,
+		    PCIEAUDIT_SOURCE_DERIVED);
 	assert_int_equal(pa_decode_info(msg, &in), -EBADMSG);
 	nlmsg_free(msg);
 }
@@ -1093,6 +1223,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(full_device),
+		cmocka_unit_test(device_caps),
+		cmocka_unit_test(device_caps_unknown),
+		cmocka_unit_test(device_caps_malformed),
 		cmocka_unit_test(minimal_device),
 		cmocka_unit_test(link_history),
 		cmocka_unit_test(unreadable_device),
@@ -1115,6 +1248,7 @@ int main(void)
 		cmocka_unit_test(group_malformed),
 		cmocka_unit_test(info),
 		cmocka_unit_test(info_missing_required),
+		cmocka_unit_test(info_strict_source_size),
 		cmocka_unit_test(extack),
 		cmocka_unit_test(done),
 		cmocka_unit_test(p2p_do_reply),

@@ -174,11 +174,47 @@ static void device_keys(void **state)
 		"virtfn", "physfn", "bridge", "disconnected", "pf",
 		"secondary_bus", "upstream", "numa_node", "driver",
 		"power_state", "config_readable", "extended_config_read", "acs", "link", "iommu",
+		"ats", "pcie_device", "bars", "mem_bytes",
 		"aer", "link_history",
 	};
 
 	for (size_t i = 0; i < 4; i++)
 		check_keys(device(state, i), keys, sizeof(keys) / sizeof(keys[0]));
+}
+
+/* The PF's registers as the fixture sets them, decoded by hand. */
+static void device_caps(void **state)
+{
+	json_object *d = device(state, 2);
+	json_object *ats = get(d, "ats"), *pd = get(d, "pcie_device");
+	json_object *bars = get(d, "bars"), *bar1, *rebar, *sup;
+
+	check_bool(ats, "capable", true);
+	check_bool(ats, "enabled", true);
+	check_int(pd, "mps", 256);
+	check_int(pd, "mps_supported", 512);
+	check_int(pd, "mrrs", 512);
+	check_bool(pd, "relaxed_ordering", true);
+	assert_int_equal(json_object_array_length(bars), 2);
+	check_int(json_object_array_get_idx(bars, 0), "size", 16 << 20);
+	bar1 = json_object_array_get_idx(bars, 1);
+	check_int(bar1, "index", 1);
+	check_bool(bar1, "prefetchable", true);
+	check_bool(bar1, "assigned", true);
+	rebar = get(bar1, "resizable");
+	check_int(rebar, "current", 256 << 20);
+	sup = get(rebar, "supported");
+	/* Capability bits 6-17: 4M ... 8G, largest first. */
+	assert_int_equal(json_object_array_length(sup), 12);
+	assert_true(json_object_get_int64(json_object_array_get_idx(sup, 0)) ==
+		    (int64_t)8 << 30);
+	assert_true(json_object_get_int64(json_object_array_get_idx(sup, 11)) ==
+		    (int64_t)4 << 20);
+	assert_true(json_object_is_type(get(d, "mem_bytes"), json_type_null));
+	/* The VF: no facts from the module, so unknown rather than none. */
+	d = device(state, 3);
+	assert_true(json_object_is_type(get(d, "ats"), json_type_null));
+	assert_true(json_object_is_type(get(d, "bars"), json_type_null));
 }
 
 static void sorted_by_address(void **state)
@@ -309,6 +345,7 @@ static void endpoint(void **state)
 	check_string(iommu, "default_domain", "DMA-FQ");
 	check_string(iommu, "default_domain_source", "derived");
 	check_null(iommu, "instance");
+	check_null(iommu, "dma_owner");
 }
 
 static void virtual_function(void **state)
@@ -333,6 +370,7 @@ static void conventional_pci(void **state)
 	check_null(d, "link");
 	check_string(get(d, "iommu"), "instance", "dmar0");
 	check_string(get(d, "iommu"), "default_domain_source", "kernel");
+	check_string(get(d, "iommu"), "dma_owner", "unclaimed");
 }
 
 static void groups(void **state)
@@ -446,6 +484,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(top_level, setup, teardown),
 		cmocka_unit_test_setup_teardown(info, setup, teardown),
 		cmocka_unit_test_setup_teardown(device_keys, setup, teardown),
+		cmocka_unit_test_setup_teardown(device_caps, setup, teardown),
 		cmocka_unit_test_setup_teardown(sorted_by_address, setup, teardown),
 		cmocka_unit_test_setup_teardown(root_port, setup, teardown),
 		cmocka_unit_test_setup_teardown(acs_flag_keys, setup, teardown),

@@ -20,6 +20,7 @@
 #include "lspci_model.h"
 #include "lspci_read.h"
 #include "lspci_text.h"
+#include "lspci_tree.h"
 
 /* 16 hex lines of 16 bytes: 256 bytes of a bridge or an endpoint. */
 static void hex_lines(char *buf, size_t len, const char *prefix, bool bridge,
@@ -203,6 +204,113 @@ static void filtered_capture(void **state)
 	pa_sysfs_clear(&s);
 }
 
+/* lspci -t of the machine below, as lspci 3.9 draws it from a dump of it:
+ * two root buses in domain 0, a switch with a multifunction endpoint, an
+ * empty downstream port, and a second domain. */
+static const char drawing[] =
+	"-+-[0000:00]---01.0-[01-05]----00.0-[02-05]--+-00.0-[03]--+-00.0\n"
+	" |                                           |            \\-00.1\n"
+	" |                                           \\-01.0-[04]--\n"
+	" +-[0000:40]---01.0-[41]----00.0\n"
+	" \\-[0001:00]---00.0\n";
+
+static const char *const drawn[][2] = {
+	{ "0000:00:01.0", "" },
+	{ "0000:01:00.0", "0000:00:01.0" },
+	{ "0000:02:00.0", "0000:01:00.0" },
+	{ "0000:03:00.0", "0000:02:00.0" },
+	{ "0000:03:00.1", "0000:02:00.0" },
+	{ "0000:02:01.0", "0000:01:00.0" },
+	{ "0000:40:01.0", "" },
+	{ "0000:41:00.0", "0000:40:01.0" },
+	{ "0001:00:00.0", "" },
+};
+
+/* Quoted in a mail, between other commands' output. */
+static void tree_drawing(void **state)
+{
+	char text[4096] = "$ lspci -t\n";
+	struct pa_lspci_tree t;
+	const char *p = drawing;
+
+	(void)state;
+	while (*p) {
+		size_t n = strcspn(p, "\n") + 1;
+
+		strcat(text, "> ");
+		strncat(text, p, n);
+		p += n;
+	}
+	strcat(text, "> 00:01.0 PCI bridge: Intel Corporation Device 3401\n"
+		     "> \tBus: primary=00, secondary=01, subordinate=05\n");
+	assert_int_equal(pa_lspci_tree_parse(text, strlen(text), &t), 0);
+	assert_int_equal(t.n, sizeof(drawn) / sizeof(drawn[0]));
+	for (size_t i = 0; i < t.n; i++) {
+		assert_string_equal(t.v[i].bdf, drawn[i][0]);
+		assert_string_equal(t.v[i].parent, drawn[i][1]);
+	}
+	pa_lspci_tree_clear(&t);
+}
+
+/* -vvv text and hex with "+-" and "-[" in them is no drawing. */
+static void tree_none(void **state)
+{
+	static const char text[] =
+		"00:01.0 PCI bridge: x\n"
+		"\tCapabilities: [100 v1] Access Control Services\n"
+		"+-01.0 stray\n"
+		"00: 86 80 01 34 00 00 00 00 00 00 04 06 00 00 01 00\n"
+		"\\-[0000:00]---01.0 after a line that began none\n";
+	struct pa_lspci_tree t;
+
+	(void)state;
+	assert_int_equal(pa_lspci_tree_parse(text, strlen(text), &t), 0);
+	assert_int_equal(t.n, 0);
+	pa_lspci_tree_clear(&t);
+}
+
+/* The same machine drawn with 03:00.0 and 03:00.1 below the other port. */
+static const char moved[] =
+	"-+-[0000:00]---01.0-[01-05]----00.0-[02-05]--+-00.0-[04]--\n"
+	" |                                           \\-01.0-[03]--+-00.0\n"
+	" |                                                        \\-00.1\n"
+	" +-[0000:40]---01.0-[41]----00.0\n"
+	" \\-[0001:00]---00.0\n";
+
+/* The drawing against the bus numbers of the same machine: agreeing, and
+ * with bus 03 drawn below the other port, 02:01.0. */
+static void tree_disagrees(void **state)
+{
+	struct pa_sysfs s = { 0 };
+	struct pa_lspci_tree t;
+	struct pa_report rep;
+	char what[256];
+
+	(void)state;
+	add(&s, "0000:00:01.0", true, 0x01, 0x05, 4096);
+	add(&s, "0000:01:00.0", true, 0x02, 0x05, 4096);
+	add(&s, "0000:02:00.0", true, 0x03, 0x03, 4096);
+	add(&s, "0000:02:01.0", true, 0x04, 0x04, 4096);
+	add(&s, "0000:03:00.0", false, 0, 0, 4096);
+	add(&s, "0000:03:00.1", false, 0, 0, 4096);
+	add(&s, "0000:40:01.0", true, 0x41, 0x41, 4096);
+	add(&s, "0000:41:00.0", false, 0, 0, 4096);
+	add(&s, "0001:00:00.0", false, 0, 0, 4096);
+	assert_int_equal(pa_lspci_model(&s, &rep, what, sizeof(what)), 0);
+	assert_int_equal(pa_lspci_tree_parse(drawing, strlen(drawing), &t), 0);
+	assert_int_equal(pa_lspci_tree_check(&t, &rep), 0);
+	assert_int_equal(rep.warnings.n, 0);
+	pa_lspci_tree_clear(&t);
+
+	assert_int_equal(pa_lspci_tree_parse(moved, strlen(moved), &t), 0);
+	assert_int_equal(pa_lspci_tree_check(&t, &rep), 0);
+	assert_int_equal(rep.warnings.n, 2);
+	assert_non_null(strstr(rep.warnings.text[0], "0000:03:00.0: lspci -t draws it below 0000:02:01.0, the bridges' bus numbers put it below 0000:02:00.0"));
+	pa_lspci_tree_clear(&t);
+	pa_report_clear(&rep);
+	pa_sysfs_clear(&s);
+}
+
 /* lspci -x: 64 bytes, refused with the function named. */
 static void header_only_refused(void **state)
 {
@@ -308,6 +416,9 @@ int main(void)
 		cmocka_unit_test(nothing_there),
 		cmocka_unit_test(tree_from_bus_numbers),
 		cmocka_unit_test(filtered_capture),
+		cmocka_unit_test(tree_drawing),
+		cmocka_unit_test(tree_none),
+		cmocka_unit_test(tree_disagrees),
 		cmocka_unit_test(header_only_refused),
 		cmocka_unit_test(bus_loop),
 		cmocka_unit_test(sosreport),

@@ -158,6 +158,10 @@ static const char redirect_snapshot[] =
 "pcieaudit:  through the host bridge, distance 4\n"
 "            path: below common upstream bridge 0000:01:00.0, but ACS redirects at 0000:02:00.0 and 0000:02:01.0\n"
 "            host rule: allowed: AMD Zen CPU\n"
+"ACS:        0000:03:00.0 -> 0000:04:00.0: through the root complex\n"
+"              translated or not, requests redirected at 0000:02:00.0 (ReqRedir); completions redirected at 0000:02:01.0 (CmpltRedir)\n"
+"            0000:04:00.0 -> 0000:03:00.0: through the root complex\n"
+"              translated or not, requests redirected at 0000:02:01.0 (ReqRedir); completions redirected at 0000:02:00.0 (CmpltRedir)\n"
 "topology:   PIX (at most one PCIe switch or bridge between them)\n"
 "bandwidth:  7.88 GB/s per direction, narrowest at 0000:04:00.0 (8GT/s x8, max 8GT/s x8)\n"
 "            BANDWIDTH TRAP: under half of the 31.51 GB/s 0000:03:00.0 is capable of\n"
@@ -283,6 +287,10 @@ static const char refused_snapshot[] =
 "pcieaudit:  not supported\n"
 "            path: no common upstream bridge: crosses the root complex\n"
 "            host rule: refused: not an AMD Zen CPU, host bridge 8086:09a2 not whitelisted\n"
+"ACS:        0000:03:00.0 -> 0000:05:00.0: through the root complex\n"
+"              translated or not, requests redirected at 0000:02:00.0 (ReqRedir); completions redirected at 0000:00:02.0 (CmpltRedir)\n"
+"            0000:05:00.0 -> 0000:03:00.0: through the root complex\n"
+"              translated or not, requests redirected at 0000:00:02.0 (ReqRedir); completions redirected at 0000:02:00.0 (CmpltRedir)\n"
 "topology:   PHB (no common upstream bridge: through their PCIe host bridge)\n"
 "bandwidth:  7.88 GB/s per direction, narrowest at 0000:05:00.0 (16GT/s x4, max 16GT/s x4)\n"
 "            BANDWIDTH TRAP: under half of the 31.51 GB/s 0000:03:00.0 is capable of\n"
@@ -666,6 +674,7 @@ static const char *const pair_keys[] = {
 	"a", "b", "kernel_distance", "kernel_status", "agreement", "modelled_on",
 	"distance", "path_length",
 	"map", "path", "host_rule", "common", "hops_a", "hops_b", "redirect",
+	"directions",
 	"legend", "bottleneck", "bandwidth_trap",
 };
 

@@ -19,6 +19,7 @@
 
 #include "config_space.h"
 #include "fileio.h"
+#include "iommu_sysfs.h"
 #include "sysfs_model.h"
 #include "sysread.h"
 
@@ -412,6 +413,33 @@ static void dma_strict_needs_dma_fq(void **state)
 	remove_tree();
 }
 
+/* What the module no longer reads comes from sysfs: the default domain
+ * from the group's type, the instance from the iommu link, strictness from
+ * the types. A function whose files are missing stays unknown. */
+static void module_report_gets_sysfs_iommu(void **state)
+{
+	struct pa_report rep = { 0 };
+	struct pa_device ep = { .addr = { 0, 1, 0 }, .has_iommu = true,
+				.iommu = { .group = 4 } };
+	struct pa_device gone = { .addr = { 0, 1, 1 }, .has_iommu = true,
+				  .iommu = { .group = 9 } };
+
+	(void)state;
+	make_tree();
+	link_at("../../../virtual/iommu/dmar3", EP "/iommu");
+	assert_int_equal(pa_report_add_device(&rep, &ep), 0);
+	assert_int_equal(pa_report_add_device(&rep, &gone), 0);
+	assert_int_equal(pa_iommu_sysfs_fill(root, &rep), 0);
+	assert_int_equal(rep.devices[0].iommu.def_domain, PCIEAUDIT_DOMAIN_DMA_FQ);
+	assert_int_equal(rep.devices[0].iommu.def_domain_source, PCIEAUDIT_SOURCE_KERNEL);
+	assert_string_equal(rep.devices[0].iommu.instance, "dmar3");
+	assert_int_equal(rep.devices[1].iommu.def_domain, 0);
+	assert_null(rep.devices[1].iommu.instance);
+	assert_int_equal(rep.info.iommu_strict, PCIEAUDIT_IOMMU_STRICT_LAZY);
+	pa_report_clear(&rep);
+	remove_tree();
+}
+
 static void nothing_there(void **state)
 {
 	struct pa_sysfs s;
@@ -468,6 +496,7 @@ int main(void)
 		cmocka_unit_test(h200_model),
 		cmocka_unit_test(sysfs_mount),
 		cmocka_unit_test(dma_strict_needs_dma_fq),
+		cmocka_unit_test(module_report_gets_sysfs_iommu),
 		cmocka_unit_test(nothing_there),
 		cmocka_unit_test(unprivileged_read),
 	};

@@ -77,7 +77,8 @@ static void fixture_host_bridge(struct pa_report *rep)
 		.iommu = { .group = 0, .domain = PCIEAUDIT_DOMAIN_DMA,
 			   .def_domain = PCIEAUDIT_DOMAIN_DMA,
 			   .def_domain_source = PCIEAUDIT_SOURCE_KERNEL,
-			   .instance = dup("dmar0") },
+			   .instance = dup("dmar0"),
+			   .dma_owner = PCIEAUDIT_DMA_OWNER_UNCLAIMED },
 		.vendor_name = dup("Intel Corporation"),
 		.device_name = dup("Test Host Bridge"),
 		.class_name = dup("Host bridge"),
@@ -128,6 +129,21 @@ static void fixture_endpoints(struct pa_report *rep)
 		.iommu = { .group = 1, .domain = PCIEAUDIT_DOMAIN_UNMANAGED,
 			   .def_domain = PCIEAUDIT_DOMAIN_DMA_FQ,
 			   .def_domain_source = PCIEAUDIT_SOURCE_DERIVED },
+		/* ATS on, MPS 256 of 512, MRRS 512, relaxed ordering on; a
+		 * 16M BAR0 and a 256M prefetchable BAR1 resizable 64M-16G. */
+		.caps_known = true, .has_ats = true, .ats_cap = 0x20,
+		.ats_ctrl = 0x8000, .has_expdev = true, .devcap = 0x2,
+		.devctl = 0x2000 | 0x20 | 0x10,
+		.bars = {
+			{ .index = 0, .size = 16ULL << 20,
+			  .flags = PCIEAUDIT_BAR_F_MEM },
+			{ .index = 1, .size = 256ULL << 20,
+			  .flags = PCIEAUDIT_BAR_F_MEM | PCIEAUDIT_BAR_F_PREFETCH |
+				   PCIEAUDIT_BAR_F_MEM64,
+			  .resizable = true, .rebar_cap = 0x3ffc0 << 0,
+			  .rebar_ctrl = 8 << 8 | 1 },
+		},
+		.nbars = 2,
 		.vendor_name = dup("NVIDIA Corporation"),
 		.device_name = dup("TU104GL [Tesla T4]"),
 		.class_name = dup("3D controller"),

@@ -23,6 +23,7 @@ VFIO_BDF=
 REMOVE_BDF=
 P2P_DO=
 ACS_SET=
+ACS_DIR=
 read -r CMDLINE </proc/cmdline
 for arg in $CMDLINE; do
 	case $arg in
@@ -32,6 +33,7 @@ for arg in $CMDLINE; do
 	pa_explain=*) EXPLAIN=${arg#pa_explain=} ;;
 	pa_p2p_do=*) P2P_DO=${arg#pa_p2p_do=} ;;
 	pa_acs_set=*) ACS_SET=${arg#pa_acs_set=} ;;
+	pa_acs_dir=*) ACS_DIR=${arg#pa_acs_dir=} ;;
 	esac
 done
 
@@ -117,6 +119,8 @@ dump_sysfs() {
 		done
 		[ -L "$d/physfn" ] && printf '%s\t%s\t%s\n' "$b" physfn "$(basename "$(readlink -f "$d/physfn")")"
 		[ -r "$d/sriov_numvfs" ] && printf '%s\t%s\t%s\n' "$b" sriov_numvfs "$(cat "$d/sriov_numvfs")"
+		# The standard BARs' "start end flags" lines, ';'-joined.
+		printf '%s\t%s\t%s\n' "$b" resource "$(head -n 6 "$d/resource" | tr '\n' ';')"
 	done
 }
 
@@ -285,6 +289,50 @@ if [ -n "$target" ]; then
 	snapshot "$R/snap2"
 else
 	log "no root port with ACS; runtime-change check not applicable"
+fi
+
+# Direction-aware ACS (pa_acs_dir=GPU,NIC,GPU_PORT,NIC_PORT): NVIDIA
+# rdma_topo's settings written into the two ports' ACS Control with setpci
+# (the module never writes), then the pair's p2p JSON, lspci and sysfs, for
+# the oracle's own reading of the PCIe ACS rules. "asym": "xx101x1" on the
+# GPU's port, "xx110x1" on the NIC's (bare metal); "dt": "1x111x1" on both
+# (VMs with ATS). The ports get their values back afterwards.
+acs_apply() {
+	v=$((0x$(setpci -s "$1" ECAP_ACS+6.w)))
+	i=6
+	for c in $(echo "$2" | sed 's/./& /g'); do
+		case $c in
+		1) v=$((v | (1 << i))) ;;
+		0) v=$((v & ~(1 << i))) ;;
+		esac
+		i=$((i - 1))
+	done
+	setpci -s "$1" ECAP_ACS+6.w="$(printf '%04x' "$v")"
+}
+if [ $HAVE = 1 ] && [ -n "$ACS_DIR" ]; then
+	# shellcheck disable=SC2046 # four BDFs, split on purpose
+	set -- $(echo "$ACS_DIR" | tr , ' ')
+	acs_gpu=$1 acs_nic=$2 acs_gport=$3 acs_nport=$4
+	acs_gsave=$(setpci -s "$acs_gport" ECAP_ACS+6.w)
+	acs_nsave=$(setpci -s "$acs_nport" ECAP_ACS+6.w)
+	for run in asym:xx101x1:xx110x1 dt:1x111x1:1x111x1; do
+		name=${run%%:*} rest=${run#*:}
+		acs_apply "$acs_gport" "${rest%:*}"
+		acs_apply "$acs_nport" "${rest#*:}"
+		A=$R/acsdir/$name
+		mkdir -p "$A"
+		printf 'gpu=%s\nnic=%s\ngpu_port=%s\nnic_port=%s\ngpu_bits=%s\nnic_bits=%s\ngpu_ctrl=%s\nnic_ctrl=%s\n' \
+			"$acs_gpu" "$acs_nic" "$acs_gport" "$acs_nport" "${rest%:*}" "${rest#*:}" \
+			"$(setpci -s "$acs_gport" ECAP_ACS+6.w)" "$(setpci -s "$acs_nport" ECAP_ACS+6.w)" >"$A/facts.txt"
+		lspci -D -vvv >"$A/lspci.txt" 2>&1
+		dump_sysfs >"$A/sysfs.tsv"
+		$T $CLI p2p --json "$acs_gpu" "$acs_nic" >"$A/p2p.json" 2>"$A/p2p.err"
+		echo $? >"$A/p2p.rc"
+		$T $CLI p2p "$acs_gpu" "$acs_nic" >"$A/p2p.txt" 2>&1
+	done
+	setpci -s "$acs_gport" ECAP_ACS+6.w="$acs_gsave"
+	setpci -s "$acs_nport" ECAP_ACS+6.w="$acs_nsave"
+	log "acs directions: $(ls "$R/acsdir" | tr '\n' ' ')"
 fi
 
 if [ $HAVE = 1 ]; then

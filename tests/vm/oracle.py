@@ -107,6 +107,33 @@ def parse_flags(text):
     return flags
 
 
+def parse_size(text):
+    """lspci's '16MB', '256GB', '1TB' -> bytes."""
+    m = re.match(r"^(\d+)([KMGTPE]?)B$", text)
+    if not m:
+        return None
+    return int(m.group(1)) << (10 * "_KMGTPE".index(m.group(2) or "_"))
+
+
+# struct resource flags in sysfs "resource" (include/linux/ioport.h).
+IORESOURCE_IO = 0x100
+IORESOURCE_MEM = 0x200
+IORESOURCE_PREFETCH = 0x2000
+IORESOURCE_MEM_64 = 0x100000
+IORESOURCE_UNSET = 0x20000000
+
+
+def parse_resource(text):
+    """The guest's ';'-joined first six lines of sysfs 'resource' ->
+    [(index, size, flags)] for the BARs the kernel holds a resource for."""
+    bars = []
+    for i, line in enumerate([x for x in (text or "").split(";") if x.strip()][:6]):
+        start, end, flags = (int(x, 16) for x in line.split())
+        if flags & (IORESOURCE_IO | IORESOURCE_MEM) and end > start:
+            bars.append((i, end - start + 1, flags))
+    return bars
+
+
 def parse_lspci(text):
     """lspci -D -vvv -> {bdf: facts}."""
     devs = {}
@@ -118,7 +145,9 @@ def parse_lspci(text):
             cur = {"express": None, "lnkcap": None, "lnksta": None,
                    "target_speed": None, "acs": None, "driver": None,
                    "iommu_group": None, "caps": [], "denied": False,
-                   "pm": None, "power": None}
+                   "pm": None, "power": None, "devcap_mps": None,
+                   "mps": None, "mrrs": None, "relaxed_ordering": None,
+                   "ats": None, "rebar": {}}
             devs[m.group(1)] = cur
             cap = None
             continue
@@ -141,6 +170,11 @@ def parse_lspci(text):
             elif cap.startswith("Power Management"):
                 cur["pm"] = pos
                 cap = "Power Management"
+            elif cap == "Address Translation Service (ATS)":
+                cur["ats"] = {"enabled": None}
+                cap = "ATS"
+            elif cap == "Physical Resizable BAR":
+                cap = "ReBAR"
             continue
         if re.match(r"^\tCapabilities: <access denied>", line):
             cur["denied"] = True
@@ -167,6 +201,27 @@ def parse_lspci(text):
             m = re.match(r"^\t\tLnkCtl2:\s+Target Link Speed: ([^,]+),", line)
             if m:
                 cur["target_speed"] = parse_speed(m.group(1))
+            # Device Capabilities and Control (lspci's ls-caps.c wording).
+            m = re.match(r"^\t\tDevCap:\s+MaxPayload (\d+) bytes", line)
+            if m:
+                cur["devcap_mps"] = int(m.group(1))
+            m = re.match(r"^\t\t\tRlxdOrd([+-]) ", line)
+            if m and cur["relaxed_ordering"] is None:
+                cur["relaxed_ordering"] = m.group(1) == "+"
+            m = re.match(r"^\t\t\tMaxPayload (\d+) bytes, MaxReadReq (\d+) bytes", line)
+            if m and cur["mps"] is None:
+                cur["mps"], cur["mrrs"] = int(m.group(1)), int(m.group(2))
+        elif cap == "ATS":
+            m = re.match(r"^\t\tATSCtl:\s+Enable([+-])", line)
+            if m:
+                cur["ats"]["enabled"] = m.group(1) == "+"
+        elif cap == "ReBAR":
+            m = re.match(r"^\t\tBAR (\d): current size: (\S+), supported: (.*)$", line)
+            if m:
+                cur["rebar"][int(m.group(1))] = {
+                    "current": parse_size(m.group(2)),
+                    "supported": sorted((parse_size(x) for x in m.group(3).split()),
+                                        reverse=True)}
         elif cap == "Power Management":
             m = re.match(r"^\t\tStatus: (D[0-3]) ", line)
             if m:
@@ -407,6 +462,30 @@ def expected_device(snap, bdf):
             e["link"]["target_speed_reserved"] = SPEEDS.get(cfg.r16(xp + 0x30) & 0xF or 1)
     else:
         e["link"] = None
+    # ATS, Device Control, BARs: the module reports them for every PCIe
+    # function and for any function with BARs (sizes from sysfs resource,
+    # decoding from lspci).
+    bars = parse_resource(s.get("resource"))
+    express = bool(lp.get("express"))
+    known = express or bool(bars)
+    if known:
+        ats = lp.get("ats")
+        e["ats"] = {"capable": ats is not None,
+                    "enabled": bool(ats and ats["enabled"])}
+    else:
+        e["ats"] = None
+    e["pcie_device"] = {"mps": lp.get("mps"), "mps_supported": lp.get("devcap_mps"),
+                        "mrrs": lp.get("mrrs"),
+                        "relaxed_ordering": lp.get("relaxed_ordering")} if express else None
+    e["bars"] = [{"index": i, "size": size,
+                  "type": "io" if fl & IORESOURCE_IO else "mem",
+                  "prefetchable": bool(fl & IORESOURCE_PREFETCH),
+                  "mem64": bool(fl & IORESOURCE_MEM_64),
+                  "assigned": not fl & IORESOURCE_UNSET,
+                  "resizable": lp.get("rebar", {}).get(i)}
+                 for i, size, fl in bars] if known else None
+    # Memory size comes from NVML or KFD, never from the PCI facts.
+    e["mem_bytes"] = None
     if "iommu_group" in s:
         gid = int(s["iommu_group"])
         dtype = snap.groups.get(gid, {}).get("type")
@@ -477,6 +556,7 @@ class Checker:
         self.dma_fq = True
         self.default_mode = None
         self.held = set()
+        self.snap = None
         self.p2p_stats = None
 
     def err(self, where, msg):
@@ -616,6 +696,7 @@ class Checker:
         self.names = snap.names
         self.info(where, rep.get("info"), snap, devices)
         self.report_pairs(where, rep)
+        self.snap = snap
         for bdf in sorted(want & set(by_bdf)):
             self.device(f"{tag} {bdf}", by_bdf[bdf], expected_device(snap, bdf))
         self.groups(tag, rep.get("groups"), snap)
@@ -698,33 +779,100 @@ class Checker:
             elif not isinstance(ln.get("downgraded"), bool):
                 self.err(where, f"link.downgraded not a bool: {fmt(ln.get('downgraded'))}")
 
+        self.device_caps(where, d, e)
+
         io, ei = d.get("iommu", "<absent>"), e["iommu"]
         if ei is None or not isinstance(io, dict):
             self.eq(where, "iommu", io, None if ei is None else "<object>")
         else:
             self.eq(where, "iommu.group", io.get("group"), ei["group"])
-            dd = io.get("default_domain", "<absent>")
-            if d.get("driver") != "vfio-pci":
-                if dd is None:
-                    self.err(where, "iommu.default_domain is null for a device not bound to vfio-pci")
-                self.eq(where, "iommu.default_domain", dd, ei["default_domain"])
-                self.eq(where, "iommu.domain", io.get("domain", "<absent>"), ei["domain"])
-            else:
-                # Owned by VFIO, the attached domain may not be a default
-                # one, and then the default cannot be derived: null is fine.
-                if dd is not None:
-                    self.eq(where, "iommu.default_domain", dd, ei["default_domain"])
-                if ei["group"] in self.held:
-                    self.eq(where, "iommu.domain (group held by VFIO)",
-                            io.get("domain", "<absent>"), "unmanaged")
-                elif io.get("domain") not in DOMAIN_TYPES | {None}:
-                    self.err(where, f"iommu.domain {fmt(io.get('domain'))} not a domain type")
+            # The module reads no domain: the default one is sysfs's own,
+            # the attached one is reported by nobody.
+            self.eq(where, "iommu.default_domain", io.get("default_domain", "<absent>"),
+                    ei["default_domain"])
+            self.eq(where, "iommu.domain", io.get("domain", "<absent>"), None)
             self.eq(where, "iommu.instance", io.get("instance"), ei["instance"])
             src = io.get("default_domain_source", "<absent>")
-            if io.get("default_domain") is None:
-                self.eq(where, "iommu.default_domain_source", src, None)
-            elif src not in ("kernel", "derived"):
-                self.err(where, f"iommu.default_domain_source {fmt(src)} not kernel/derived")
+            self.eq(where, "iommu.default_domain_source", src,
+                    None if io.get("default_domain") is None else "kernel")
+            self.eq(where, "iommu.dma_owner", io.get("dma_owner", "<absent>"),
+                    expected_dma_owner(self.snap, ei["group"], self.held, self.kernel))
+
+    def device_caps(self, where, d, e):
+        """ATS and Device Control against lspci, BARs against sysfs
+        resource (sizes, flags) and lspci (resizable BAR sizes)."""
+        self.eq(where, "mem_bytes", d.get("mem_bytes", "<absent>"), e["mem_bytes"])
+        for k in ("ats", "pcie_device"):
+            got, want = d.get(k, "<absent>"), e[k]
+            if want is None or not isinstance(got, dict):
+                self.eq(where, k, got, want)
+                continue
+            for f in want:
+                self.eq(where, f"{k}.{f}", got.get(f, "<absent>"), want[f])
+        got, want = d.get("bars", "<absent>"), e["bars"]
+        if want is None or not isinstance(got, list):
+            self.eq(where, "bars", got, want)
+            return
+        self.eq(where, "bars (indexes)", [b.get("index") for b in got],
+                [b["index"] for b in want])
+        for g, w in zip(got, want):
+            for f in ("size", "type", "prefetchable", "mem64", "assigned"):
+                self.eq(where, f"bars[{w['index']}].{f}", g.get(f, "<absent>"), w[f])
+            self.eq(where, f"bars[{w['index']}].resizable", g.get("resizable", "<absent>"),
+                    w["resizable"])
+
+    def acs_directions(self, results, facts):
+        """Each ACS run: the ports hold what setpci wrote (lspci), and the
+        p2p JSON's directions are what §6.12 says (spec_direction)."""
+        base = os.path.join(results, "acsdir")
+        asked = "pa_acs_dir=" in facts.get("cmdline", "")
+        if not os.path.isdir(base):
+            if asked:
+                self.err("acs-dir", "pa_acs_dir was given but no run was recorded")
+            return
+        for name, verdicts in ACS_DIR_RUNS.items():
+            where = f"acs-dir {name}"
+            d = os.path.join(base, name)
+            if not os.path.isdir(d):
+                self.err(where, "not run")
+                continue
+            f = read_kv(os.path.join(d, "facts.txt"))
+            lsp = parse_lspci(read_text(os.path.join(d, "lspci.txt")))
+            sysfs = parse_sysfs(read_text(os.path.join(d, "sysfs.tsv")))
+            who = {"gpu": f["gpu"], "nic": f["nic"]}
+            for port, bits in ((f["gpu_port"], f["gpu_bits"]), (f["nic_port"], f["nic_bits"])):
+                flags = ((lsp.get(port) or {}).get("acs") or {}).get("ctrl_flags") or {}
+                for i, ch in enumerate(reversed(bits)):
+                    if ch in "01":
+                        self.eq(where, f"{port} ACSCtl {ACS_FLAGS[i]} after setpci (lspci)",
+                                flags.get(ACS_FLAGS[i]), ch == "1")
+            try:
+                out = json.loads(read_text(os.path.join(d, "p2p.json")))
+                dirs = out["p2p"][0]["directions"]
+            except (OSError, ValueError, KeyError, IndexError, TypeError) as exc:
+                self.err(where, f"p2p --json: {exc}")
+                continue
+            for (r, c), meant in verdicts.items():
+                w = f"{where} {r}->{c}"
+                spec = spec_direction(sysfs, lsp, who[r], who[c])
+                # The test's own claim about the setting, from the spec.
+                if spec["peer_to_peer"] != meant:
+                    self.err(w, f"by the spec this run gives peer_to_peer={spec['peer_to_peer']}, "
+                             f"not {meant}: the setup is not what the test needs ({spec})")
+                got = next((x for x in dirs if x.get("requester") == who[r]
+                            and x.get("completer") == who[c]), None)
+                if got is None:
+                    self.err(w, "no such direction in the JSON")
+                    continue
+                self.eq(w, "request_ports", got.get("request_ports"), spec["request_ports"])
+                self.eq(w, "completion_ports", got.get("completion_ports"),
+                        spec["completion_ports"])
+                for k in ("requests", "translated_requests", "completions"):
+                    t = got.get(k) or {}
+                    self.eq(w, f"{k}.redirected", t.get("redirected"), spec[k] is not None)
+                    self.eq(w, f"{k}.port", t.get("port"), spec[k])
+                self.eq(w, "requester_ats", got.get("requester_ats"), spec["requester_ats"])
+                self.eq(w, "peer_to_peer", got.get("peer_to_peer"), meant)
 
     def info(self, where, info, snap, devices):
         """The info object's facts that independent data can decide."""
@@ -1318,6 +1466,98 @@ class Checker:
             self.count("expectation")
 
 
+# PCI drivers that manage DMA themselves (driver_managed_dma = true in 6.1:
+# vfio-pci and its variants, pci-stub, the PCIe port driver): binding them
+# claims no DMA ownership of the group.
+DMA_SELF_MANAGED = {"vfio-pci", "mlx5-vfio-pci", "hisi-acc-vfio-pci", "pci-stub", "pcieport"}
+
+
+def expected_dma_owner(snap, gid, held, kernel):
+    """iommu.dma_owner from independent facts: iommu_group_dma_owner_claimed()
+    (v5.19+) counts every bound driver that uses the DMA API and every user
+    that took the group (vfio-hold's container); null before v5.19."""
+    mm = kernel_major_minor(kernel)
+    if mm is None or tuple(int(x) for x in mm.split(".")) < (5, 19):
+        return None
+    if gid in held:
+        return "claimed"
+    for s in snap.sysfs.values():
+        if s.get("iommu_group") == str(gid) and s.get("driver") \
+                and s["driver"] not in DMA_SELF_MANAGED:
+            return "claimed"
+    return "unclaimed"
+
+
+# ---------------------------------------------------------------------------
+# Direction-aware ACS, by the PCIe Base Specification 6.0, §6.12
+# ---------------------------------------------------------------------------
+#
+# Written here from the specification, not from pcieaudit's code:
+#  - §6.12.1.1 (root ports) and §6.12.1.2 (switch downstream ports): ACS P2P
+#    Request Redirect redirects peer-to-peer requests received at the port
+#    upstream; ACS P2P Egress Control blocks (or with Request Redirect,
+#    redirects) those for the ports its vector names; ACS P2P Completion
+#    Redirect redirects peer-to-peer read completions received at the port.
+#    A TLP is received at the ports it enters on its way up from its
+#    source: requests on the requester's side, completions on the
+#    completer's.
+#  - §6.12.3 (ACS peer-to-peer control interactions): with ACS Direct
+#    Translated P2P, requests whose Address Type is Translated are routed
+#    directly despite Request Redirect and Egress Control. Only a function
+#    with ATS enabled (its ATS Control Enable bit, §10.5.1.3) sends them.
+# A direction goes peer to peer when its untranslated requests do, or its
+# translated ones and the requester has ATS on.
+
+ACS_PORT_TYPES = {"root_port", "downstream_port"}
+
+
+def ports_up(sysfs, lsp, bdf):
+    """The PCI ancestors of bdf, nearest first, from the sysfs device path."""
+    parts = [p for p in sysfs[bdf]["realpath"].split("/") if BDF_RE.match(p)]
+    return list(reversed(parts[:-1]))
+
+
+def spec_direction(sysfs, lsp, req, cpl):
+    """What §6.12 says happens to req's TLPs towards cpl."""
+    up_r, up_c = ports_up(sysfs, lsp, req), ports_up(sysfs, lsp, cpl)
+    common = next((b for b in up_r if b in up_c), None)
+
+    def side(up):
+        cut = up.index(common) if common in up else len(up)
+        return [b for b in up[:cut]
+                if (lsp.get(b, {}).get("express") or {}).get("type") in ACS_PORT_TYPES]
+
+    def ctl(b):
+        return ((lsp.get(b) or {}).get("acs") or {}).get("ctrl_flags") or {}
+
+    def first(ports, pred):
+        return next((b for b in ports if pred(ctl(b))), None)
+
+    rp, cp = side(up_r), side(up_c)
+    redir = first(rp, lambda f: f.get("ReqRedir") or f.get("EgressCtrl"))
+    trans = first(rp, lambda f: (f.get("ReqRedir") or f.get("EgressCtrl"))
+                  and not f.get("DirectTrans"))
+    cmpl = first(cp, lambda f: f.get("CmpltRedir"))
+    ats = lsp.get(req, {}).get("ats")
+    ats_on = bool(ats and ats["enabled"])
+    return {"request_ports": rp, "completion_ports": cp, "requests": redir,
+            "translated_requests": trans, "completions": cmpl,
+            "requester_ats": ats_on,
+            "peer_to_peer": redir is None or (ats_on and trans is None)}
+
+
+# The runs the guest makes (guest-init.sh, pa_acs_dir=): the direction each
+# setting is meant for passes, the other fails.
+ACS_DIR_RUNS = {
+    # rdma_topo bare metal: "xx101x1" on the GPU's port, "xx110x1" on the
+    # NIC's: the NIC's DMA into the GPU goes across.
+    "asym": {("nic", "gpu"): True, ("gpu", "nic"): False},
+    # rdma_topo VMs: "1x111x1" on both; the GPU stand-in has ATS on, the
+    # NIC none: the GPU's translated requests go across, the NIC's do not.
+    "dt": {("gpu", "nic"): True, ("nic", "gpu"): False},
+}
+
+
 def kernel_major_minor(release):
     """'7.3.4+deb13-amd64' -> '7.3'; None when it does not start so."""
     m = re.match(r"^(\d+)\.(\d+)", release or "")
@@ -1796,6 +2036,7 @@ def judge(results, expects, allow_missing=False, quiet=False):
         c.power(results, facts, snaps, reps)
         c.dumps(results, facts)
         c.p2p_expectations(c.p2p(results, facts), expects)
+        c.acs_directions(results, facts)
     elif "snap2" in snaps:
         c.acs_change(results, None, None, snaps["snap2"])
 
@@ -1863,7 +2104,10 @@ def synth_report(snap, kernel, default_mode, kconfig=None):
         if e["multifunction"] is None:
             e["multifunction"] = False
         if e["iommu"]:
-            e["iommu"]["default_domain_source"] = "derived"
+            e["iommu"]["default_domain_source"] = \
+                "kernel" if e["iommu"]["default_domain"] is not None else None
+            e["iommu"]["domain"] = None
+            e["iommu"]["dma_owner"] = expected_dma_owner(snap, e["iommu"]["group"], set(), kernel)
         if snap.names is not None:
             e["vendor_name"], e["device_name"] = snap.names[bdf]
         devs.append(e)
@@ -2145,14 +2389,17 @@ def _mutations(change_bdf, vfio_group, d3hot_bdf=None):
         d["acs"]["ctrl"] ^= 1 << 2
         d["acs"]["ctrl_flags"]["ReqRedir"] = not d["acs"]["ctrl_flags"]["ReqRedir"]
 
-    def vfio_domain(rep):
+    def vfio_owner(rep):
         d = _dev(rep, lambda d: d["iommu"] and str(d["iommu"]["group"]) == vfio_group)
-        d["iommu"]["domain"] = d["iommu"]["default_domain"] or "DMA-FQ"
+        d["iommu"]["dma_owner"] = "unclaimed"
 
     def vfio_default(rep):
         d = _dev(rep, lambda d: d["iommu"] and str(d["iommu"]["group"]) == vfio_group)
-        d["iommu"]["default_domain"] = "identity"
-        d["iommu"]["default_domain_source"] = "derived"
+        d["iommu"]["default_domain"] = "identity" if d["iommu"]["default_domain"] != "identity" else "DMA"
+
+    def dma_owner(rep):
+        d = _dev(rep, grouped)
+        d["iommu"]["dma_owner"] = {"claimed": "unclaimed"}.get(d["iommu"]["dma_owner"], "claimed")
 
     def _errpaths(results, **got):
         """errpaths.txt of a correct run (expected, got), with some results
@@ -2211,6 +2458,25 @@ def _mutations(change_bdf, vfio_group, d3hot_bdf=None):
         pr = rep["p2p"][0]
         pr["modelled_on"] = "Linux 5.10" if pr["modelled_on"] else rep["info"]["p2p_rules"]
 
+    def mps(rep):
+        d = _dev(rep, lambda d: d.get("pcie_device"))
+        d["pcie_device"]["mps"] = 4096 if d["pcie_device"]["mps"] != 4096 else 128
+
+    def ats_claimed(rep):
+        d = _dev(rep, lambda d: d.get("ats") and not d["ats"]["capable"])
+        d["ats"] = {"capable": True, "enabled": True}
+
+    def relaxed_ordering(rep):
+        d = _dev(rep, lambda d: d.get("pcie_device"))
+        d["pcie_device"]["relaxed_ordering"] = not d["pcie_device"]["relaxed_ordering"]
+
+    def bars_unknown(rep):
+        d = _dev(rep, lambda d: d.get("bars") is not None)
+        d["bars"] = None
+
+    def mem_bytes_invented(rep):
+        rep["devices"][0]["mem_bytes"] = 1 << 30
+
     def insmod_failed(results):
         with open(os.path.join(results, "facts.txt"), "a", encoding="utf-8") as f:
             f.write("insmod_rc=1\n")
@@ -2220,13 +2486,14 @@ def _mutations(change_bdf, vfio_group, d3hot_bdf=None):
             class_code, driver, upstream, multifunction, multifunction_fn1, pcie_type, numa, group_id,
             default_domain, domain, instance, drop_iommu, group_member, group_drop,
             schema, bool_as_int, acs_raw_only, link_speed, target_speed, lnksta_raw,
-            other_members, domain_source, secondary_bus, bridge, device_name,
+            other_members, domain_source, dma_owner, secondary_bus, bridge, device_name,
             device_count, iommu_strict, iommu_mode, p2p_rules_other_kernel,
             p2p_rules_missing, p2p_json_agreement, p2p_json_modelled_on, power_state,
-            power_state_absent, config_unreadable]
+            power_state_absent, config_unreadable, mps, ats_claimed,
+            relaxed_ordering, bars_unknown, mem_bytes_invented]
     out = [(f.__name__, "snap1", f) for f in rep1]
     out.append(("stale_ctrl_after_setpci", "snap2", stale_ctrl))
-    out.append(("vfio_domain_not_unmanaged", "vfio", vfio_domain))
+    out.append(("vfio_group_not_claimed", "vfio", vfio_owner))
     out.append(("vfio_wrong_default", "vfio", vfio_default))
     if d3hot_bdf:
         out.append(("d3hot_reported_as_d0", "d3hot", d3hot_missed))
@@ -2280,9 +2547,9 @@ def selftest(fixture):
             if tag == "vfio":
                 # As pcieaudit reports a group in a VFIO container.
                 for d in rep["devices"]:
-                    if d["iommu"] and str(d["iommu"]["group"]) == facts.get("vfio_group"):
-                        d["iommu"].update(domain="unmanaged", default_domain=None,
-                                          default_domain_source=None)
+                    if d["iommu"] and str(d["iommu"]["group"]) == facts.get("vfio_group") \
+                            and d["iommu"]["dma_owner"] is not None:
+                        d["iommu"]["dma_owner"] = "claimed"
             with open(snap.report_path, "w", encoding="utf-8") as f:
                 json.dump(rep, f, indent=1)
             with open(os.path.join(good, tag, "report.rc"), "w", encoding="utf-8") as f:

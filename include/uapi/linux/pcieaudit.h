@@ -168,6 +168,19 @@ enum pcieaudit_source {
 };
 
 /**
+ * enum pcieaudit_dma_owner - PCIEAUDIT_A_IOMMU_DMA_OWNER values, from
+ *	iommu_group_dma_owner_claimed()
+ * @PCIEAUDIT_DMA_OWNER_UNCLAIMED: no driver using the DMA API is bound in
+ *	the group and no user (VFIO, iommufd) has claimed it.
+ * @PCIEAUDIT_DMA_OWNER_CLAIMED: a kernel driver using the DMA API is bound
+ *	to a member, or a user such as VFIO or iommufd owns the group.
+ */
+enum pcieaudit_dma_owner {
+	PCIEAUDIT_DMA_OWNER_UNCLAIMED = 1,
+	PCIEAUDIT_DMA_OWNER_CLAIMED,
+};
+
+/**
  * enum pcieaudit_dev_flag - PCIEAUDIT_A_DEV_FLAGS bits
  * @PCIEAUDIT_DEV_F_PCIE: has a PCI Express capability.
  * @PCIEAUDIT_DEV_F_MULTIFUNCTION: part of a multifunction device.
@@ -214,13 +227,14 @@ enum pcieaudit_power_state {
  * @PCIEAUDIT_A_INFO_FEATURES: u32, enum pcieaudit_feature bits.
  * @PCIEAUDIT_A_INFO_IOMMU_DEF_MODE: u32, enum pcieaudit_iommu_mode, from
  *	iommu_default_passthrough(); absent without an IOMMU.
- * @PCIEAUDIT_A_INFO_IOMMU_STRICT: u32, enum pcieaudit_iommu_strict. The
- *	kernel does not export it; it is derived from the type of translated
- *	default domains in use (DMA-FQ means lazy, DMA strict).
+ * @PCIEAUDIT_A_INFO_IOMMU_STRICT: u32, enum pcieaudit_iommu_strict. No
+ *	longer sent: the kernel does not export it, and deriving it meant
+ *	dereferencing attached domains. The default domains' types in
+ *	/sys/kernel/iommu_groups/N/type show it (DMA-FQ lazy, DMA strict).
  * @PCIEAUDIT_A_INFO_DEVICE_COUNT: u32, PCI functions present.
  * @PCIEAUDIT_A_INFO_GROUP_COUNT: u32, IOMMU groups holding PCI functions.
  * @PCIEAUDIT_A_INFO_IOMMU_STRICT_SOURCE: u32, enum pcieaudit_source of
- *	PCIEAUDIT_A_INFO_IOMMU_STRICT.
+ *	PCIEAUDIT_A_INFO_IOMMU_STRICT. No longer sent.
  * @PCIEAUDIT_A_INFO_P2P_RULES: string, the kernel whose P2P DMA rules
  *	pcieaudit's own analysis (PCIEAUDIT_A_PAIR_MAP and the rest) models:
  *	"Linux X.Y", the release the module was built for, followed by
@@ -305,15 +319,18 @@ enum pcieaudit_link_attr {
  * @PCIEAUDIT_A_IOMMU_GROUP: u32, iommu_group_id(), as in
  *	/sys/kernel/iommu_groups/N.
  * @PCIEAUDIT_A_IOMMU_DOMAIN: u32, enum pcieaudit_domain_type of the domain
- *	attached now (iommu_get_domain_for_dev()); absent when none is.
+ *	attached now. No longer sent: an attached domain is not refcounted
+ *	and a module that is not the device's driver may not dereference it.
  * @PCIEAUDIT_A_IOMMU_DEF_DOMAIN: u32, enum pcieaudit_domain_type of the
- *	group's default domain; absent when it cannot be determined.
- * @PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE: u32, enum pcieaudit_source. The
- *	default domain is private to the IOMMU core; it is derived from the
- *	attached domain when that is a DMA-API or identity domain, which only
- *	default domains are.
- * @PCIEAUDIT_A_IOMMU_INSTANCE: string, the IOMMU device serving the function
- *	(as /sys/class/iommu/NAME), where the kernel records one.
+ *	group's default domain. No longer sent: the kernel's own ABI for it
+ *	is /sys/kernel/iommu_groups/N/type.
+ * @PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE: u32, enum pcieaudit_source of
+ *	PCIEAUDIT_A_IOMMU_DEF_DOMAIN. No longer sent.
+ * @PCIEAUDIT_A_IOMMU_INSTANCE: string, the IOMMU device serving the
+ *	function. No longer sent: it was private IOMMU core state; the
+ *	function's sysfs link "iommu" names it.
+ * @PCIEAUDIT_A_IOMMU_DMA_OWNER: u32, enum pcieaudit_dma_owner; absent
+ *	where the kernel cannot say (before v5.19).
  */
 enum pcieaudit_iommu_attr {
 	PCIEAUDIT_A_IOMMU_GROUP = 1,
@@ -321,6 +338,7 @@ enum pcieaudit_iommu_attr {
 	PCIEAUDIT_A_IOMMU_DEF_DOMAIN,
 	PCIEAUDIT_A_IOMMU_DEF_DOMAIN_SOURCE,
 	PCIEAUDIT_A_IOMMU_INSTANCE,
+	PCIEAUDIT_A_IOMMU_DMA_OWNER,
 
 	__PCIEAUDIT_A_IOMMU_MAX,
 	PCIEAUDIT_A_IOMMU_MAX = __PCIEAUDIT_A_IOMMU_MAX - 1
@@ -358,6 +376,15 @@ enum pcieaudit_iommu_attr {
  *	function is in D3cold or gone), or the function is disconnected.
  *	PCIEAUDIT_A_DEV_ACS and PCIEAUDIT_A_DEV_LINK are then absent because
  *	their registers are unknown, not because the function lacks them.
+ *	So are PCIEAUDIT_A_DEV_ATS and PCIEAUDIT_A_DEV_EXPDEV, and the
+ *	resizable-BAR registers of PCIEAUDIT_A_DEV_BAR.
+ * @PCIEAUDIT_A_DEV_ATS: nest, enum pcieaudit_ats_attr; absent when the
+ *	function has no ATS capability, or its registers are unknown.
+ * @PCIEAUDIT_A_DEV_EXPDEV: nest, enum pcieaudit_expdev_attr; the PCI
+ *	Express Device Capabilities and Control registers; absent for
+ *	conventional PCI, or when they are unknown.
+ * @PCIEAUDIT_A_DEV_BAR: nest, enum pcieaudit_bar_attr; repeated, one per
+ *	standard BAR (0-5) the kernel knows a resource for, in index order.
  * @PCIEAUDIT_A_DEV_LINK_HISTORY: nest, enum pcieaudit_hist_attr; what the
  *	module's sampler saw of the function's link since it started tracking
  *	the function (module load or hot-add). Absent for functions without
@@ -384,6 +411,9 @@ enum pcieaudit_dev_attr {
 	PCIEAUDIT_A_DEV_SECONDARY_BUS,
 	PCIEAUDIT_A_DEV_POWER_STATE,
 	PCIEAUDIT_A_DEV_CONFIG_UNREADABLE,
+	PCIEAUDIT_A_DEV_ATS,
+	PCIEAUDIT_A_DEV_EXPDEV,
+	PCIEAUDIT_A_DEV_BAR,
 	PCIEAUDIT_A_DEV_LINK_HISTORY,
 
 	__PCIEAUDIT_A_DEV_MAX,
@@ -594,6 +624,84 @@ enum pcieaudit_pair_attr {
 
 	__PCIEAUDIT_A_PAIR_MAX,
 	PCIEAUDIT_A_PAIR_MAX = __PCIEAUDIT_A_PAIR_MAX - 1
+};
+
+/**
+ * enum pcieaudit_ats_attr - Address Translation Services capability (nested)
+ * @PCIEAUDIT_A_ATS_POS: u16, capability offset in configuration space.
+ * @PCIEAUDIT_A_ATS_CAP: u16, ATS Capability register, raw.
+ * @PCIEAUDIT_A_ATS_CTRL: u16, ATS Control register, raw, read live; bit 15
+ *	(Enable) says whether the function issues translated requests.
+ */
+enum pcieaudit_ats_attr {
+	PCIEAUDIT_A_ATS_POS = 1,
+	PCIEAUDIT_A_ATS_CAP,
+	PCIEAUDIT_A_ATS_CTRL,
+
+	__PCIEAUDIT_A_ATS_MAX,
+	PCIEAUDIT_A_ATS_MAX = __PCIEAUDIT_A_ATS_MAX - 1
+};
+
+/**
+ * enum pcieaudit_expdev_attr - PCI Express device registers (nested), raw
+ * @PCIEAUDIT_A_EXPDEV_DEVCAP: u32, Device Capabilities (Max_Payload_Size
+ *	Supported in bits 2:0).
+ * @PCIEAUDIT_A_EXPDEV_DEVCTL: u16, Device Control, read live
+ *	(Enable Relaxed Ordering bit 4, Max_Payload_Size bits 7:5,
+ *	Max_Read_Request_Size bits 14:12).
+ */
+enum pcieaudit_expdev_attr {
+	PCIEAUDIT_A_EXPDEV_DEVCAP = 1,
+	PCIEAUDIT_A_EXPDEV_DEVCTL,
+
+	__PCIEAUDIT_A_EXPDEV_MAX,
+	PCIEAUDIT_A_EXPDEV_MAX = __PCIEAUDIT_A_EXPDEV_MAX - 1
+};
+
+/**
+ * enum pcieaudit_bar_flag - PCIEAUDIT_A_BAR_FLAGS bits, from the kernel's
+ *	struct resource for the BAR
+ * @PCIEAUDIT_BAR_F_IO: an I/O space BAR.
+ * @PCIEAUDIT_BAR_F_MEM: a memory space BAR.
+ * @PCIEAUDIT_BAR_F_PREFETCH: prefetchable memory.
+ * @PCIEAUDIT_BAR_F_MEM64: a 64-bit memory BAR (it uses the next index too).
+ * @PCIEAUDIT_BAR_F_UNASSIGNED: the kernel found the BAR but holds no
+ *	address range for it (the resource is in no resource tree, or marked
+ *	unset): assignment failed, and the device cannot use it.
+ * @PCIEAUDIT_BAR_F_ALL: mask of all defined bits.
+ */
+enum pcieaudit_bar_flag {
+	PCIEAUDIT_BAR_F_IO		= 1U << 0,
+	PCIEAUDIT_BAR_F_MEM		= 1U << 1,
+	PCIEAUDIT_BAR_F_PREFETCH	= 1U << 2,
+	PCIEAUDIT_BAR_F_MEM64		= 1U << 3,
+	PCIEAUDIT_BAR_F_UNASSIGNED	= 1U << 4,
+
+	PCIEAUDIT_BAR_F_ALL		= (1U << 5) - 1,
+};
+
+/**
+ * enum pcieaudit_bar_attr - one BAR (nested)
+ * @PCIEAUDIT_A_BAR_INDEX: u8, 0-5.
+ * @PCIEAUDIT_A_BAR_SIZE: u64, pci_resource_len(), bytes.
+ * @PCIEAUDIT_A_BAR_FLAGS: u32, enum pcieaudit_bar_flag bits.
+ * @PCIEAUDIT_A_BAR_REBAR_CAP: u32, the Resizable BAR Capability register
+ *	of this BAR's entry, raw (bit n+4: 2^n MB supported); absent when the
+ *	BAR is not resizable.
+ * @PCIEAUDIT_A_BAR_REBAR_CTRL: u32, the entry's Resizable BAR Control
+ *	register, raw (bits 13:8: current size, 2^n MB), read live.
+ * @PCIEAUDIT_A_BAR_PAD: padding for the u64, never sent alone.
+ */
+enum pcieaudit_bar_attr {
+	PCIEAUDIT_A_BAR_INDEX = 1,
+	PCIEAUDIT_A_BAR_SIZE,
+	PCIEAUDIT_A_BAR_FLAGS,
+	PCIEAUDIT_A_BAR_REBAR_CAP,
+	PCIEAUDIT_A_BAR_REBAR_CTRL,
+	PCIEAUDIT_A_BAR_PAD,
+
+	__PCIEAUDIT_A_BAR_MAX,
+	PCIEAUDIT_A_BAR_MAX = __PCIEAUDIT_A_BAR_MAX - 1
 };
 
 /**
