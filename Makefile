@@ -16,7 +16,7 @@ DEB_DEPS := build-essential pkg-config libnl-genl-3-dev libnl-3-dev libpci-dev \
 	bc bison flex libelf-dev libssl-dev xz-utils dkms libyaml-dev prometheus \
 	linux-headers-cloud-amd64 linux-headers-rt-amd64 debhelper dh-dkms lintian \
 	python3-yaml clang libclang-rt-14-dev dwarves curl valgrind debootstrap zstd \
-	libcap2-bin python3-jsonschema
+	libcap2-bin libmicrohttpd-dev python3-jsonschema
 
 .PHONY: all module cli deps check unit vm-test style sparse demo install \
 	module-install dkms-source dkms-install dkms-test deb-test doc-test clean \
@@ -132,6 +132,21 @@ COMPAT_KERNELS ?= 5.10 6.12 7.3
 dkms-test: deps
 	@tests/dkms.sh
 
+# pcieaudit-cli monitor in a VM while QMP hot-unplugs and replugs an e1000e,
+# setpci changes ACS control and the module is removed (tests/monitor).
+.PHONY: monitor-test
+monitor-test: deps
+	@$(MAKE) -s module cli KVER=$$(tests/kernel-version.sh) >/dev/null
+	@python3 tests/monitor/check.py --selftest
+	@tests/monitor/run.sh
+
+# The Prometheus exporter on the H200 guest fixture: 4 concurrent scrapers
+# and malformed HTTP requests; promtool checks every body, sysfs's link
+# attributes are the oracle for the link gauges.
+.PHONY: exporter-test
+exporter-test: deps cli
+	@python3 tests/exporter/exporter-test.py
+
 deb-test: deps
 	@tests/deb.sh
 
@@ -157,7 +172,7 @@ gpu-test: deps cli
 	@python3 tests/gpu/compare-h200.py --selftest
 	@out=$$(python3 tests/gpu/compare-h200.py user/pcieaudit-cli) || { echo "$$out"; exit 1; }; echo "$$out" | tail -n 1
 
-check: deps prebuild unit valgrind gpu-test security-test fuzz-smoke style ynl-check doc-test corpus-test compat-test dkms-test deb-test vm-test stress-short nlfuzz
+check: deps prebuild unit valgrind gpu-test security-test fuzz-smoke style ynl-check doc-test corpus-test compat-test dkms-test deb-test exporter-test monitor-test vm-test stress-short nlfuzz
 	@echo "make check: all tests passed"
 
 demo: deps

@@ -50,6 +50,22 @@
 #endif
 
 /*
+ * Who may join a multicast group: GENL_MCAST_CAP_SYS_ADMIN came with
+ * "genetlink: add CAP_NET_ADMIN test for multicast bind" (v6.7, in 6.1.y
+ * and 6.6.y stable). Without it any process of the initial network
+ * namespace can join, so events then carry no register values, which
+ * sysfs keeps from unprivileged users: only what happened to which
+ * function.
+ */
+#ifdef PCIEAUDIT_HAVE_GENL_MCAST_CAP
+#define PCIEAUDIT_MCGRP_INIT(n)	{ .name = (n), .flags = GENL_MCAST_CAP_SYS_ADMIN }
+#define PCIEAUDIT_MCGRP_PRIVILEGED	true
+#else
+#define PCIEAUDIT_MCGRP_INIT(n)	{ .name = (n) }
+#define PCIEAUDIT_MCGRP_PRIVILEGED	false
+#endif
+
+/*
  * Required-attribute checks with an extack message: "netlink: add helpers
  * for extack attr presence checking" (v6.0).
  */

@@ -5,6 +5,7 @@
 #include <linux/pcieaudit.h>
 
 #include "acs_baseline.h"
+#include "monitor.h"
 #include "netlink.h"
 #include "pci_walk.h"
 #include "removal_fence.h"
@@ -26,9 +27,15 @@ static int __init pcieaudit_init(void)
 	ret = pcieaudit_genl_init();
 	if (ret)
 		goto err_baseline;
+	/* After the family: the monitor sends events through it. */
+	ret = pcieaudit_monitor_init();
+	if (ret)
+		goto err_genl;
 	pr_debug("version %s loaded\n", PCIEAUDIT_VERSION);
 	return 0;
 
+err_genl:
+	pcieaudit_genl_uninit();
 err_baseline:
 	pcieaudit_acs_baseline_exit();
 err_fence:
@@ -40,6 +47,7 @@ err_walk:
 
 static void __exit pcieaudit_exit(void)
 {
+	pcieaudit_monitor_exit();
 	pcieaudit_genl_uninit();
 	pcieaudit_acs_baseline_exit();
 	pcieaudit_fence_exit();

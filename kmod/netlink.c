@@ -15,6 +15,7 @@
 
 #include "dev_facts.h"
 #include "iommu_facts.h"
+#include "monitor.h"
 #include "p2p_path.h"
 #include "netlink.h"
 #include "netlink_internal.h"
@@ -181,7 +182,9 @@ static int put_dev_attrs(struct sk_buff *skb, struct pci_dev *pdev,
 		return -EMSGSIZE;
 	if (f->iommu.in_group && put_iommu(skb, &f->iommu))
 		return -EMSGSIZE;
-	return pcieaudit_nl_put_dev_caps(skb, &f->caps);
+	if (pcieaudit_nl_put_dev_caps(skb, &f->caps))
+		return -EMSGSIZE;
+	return pcieaudit_monitor_put_history(skb, pdev);
 }
 
 /* Room put_dev_attrs() needs at most, for @pdev and its facts. */
@@ -199,7 +202,8 @@ static size_t dev_size(struct pci_dev *pdev,
 	       nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +	/* link */
 	       2 * nla_total_size(sizeof(u16)) +
 	       nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +	/* iommu */
-	       pcieaudit_nl_dev_caps_size();	/* ats, expdev, bars */
+	       pcieaudit_nl_dev_caps_size() +	/* ats, expdev, bars */
+	       pcieaudit_monitor_history_size();
 }
 
 /* One DEV_GET message; @cb is set for dumps, to flag inconsistent ones. */
@@ -604,6 +608,8 @@ struct genl_family pcieaudit_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = pcieaudit_ops,
 	.n_ops = ARRAY_SIZE(pcieaudit_ops),
+	.mcgrps = pcieaudit_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(pcieaudit_mcgrps),
 	/* Handlers take their own locks; no need to serialise on genl_mutex. */
 	.parallel_ops = true,
 };

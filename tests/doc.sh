@@ -99,7 +99,7 @@ expect "pcieaudit-cli topo --nccl-xml sn" "snap.json"
 expect "pcieaudit-cli info -" "--help --json"
 expect "pcieaudit-cli report --" "--help --input --json --lspci --sysfs"
 expect "pcieaudit-cli p2p --" "--help --input --json --lspci --sysfs"
-expect "pcieaudit-cli check --p" "--policy --profile"
+expect "pcieaudit-cli check --p" "--policy --previous --profile"
 expect "pcieaudit-cli check --n" "--no-color"
 expect "pcieaudit-cli check --format " "json nfd prometheus text"
 expect "pcieaudit-cli check --format=p" "prometheus"
@@ -126,6 +126,24 @@ c, = pod["containers"]
 assert ds["kind"] == "DaemonSet" and pod["hostNetwork"] is True
 assert sorted(c["securityContext"]["capabilities"]["add"]) == ["NET_ADMIN", "SYS_ADMIN"]
 assert "--format nfd" in " ".join(c["args"])
+EOF
+
+# The exporter's: on the host network, the two capabilities, and the
+# PodMonitor and the scrape annotations pointing at the port it listens on.
+python3 - "$top/packaging/kubernetes/pcieaudit-exporter.yaml" <<'EOF' || fail "packaging/kubernetes/pcieaudit-exporter.yaml"
+import sys, yaml
+ds, pm = yaml.safe_load_all(open(sys.argv[1]))
+pod = ds["spec"]["template"]["spec"]
+c, = pod["containers"]
+port = c["ports"][0]
+assert ds["kind"] == "DaemonSet" and pod["hostNetwork"] is True
+assert sorted(c["securityContext"]["capabilities"]["add"]) == ["NET_ADMIN", "SYS_ADMIN"]
+assert c["command"][:2] == ["pcieaudit-cli", "exporter"]
+assert c["command"][3].endswith(":%d" % port["containerPort"])
+ann = ds["spec"]["template"]["metadata"]["annotations"]
+assert ann["prometheus.io/port"] == str(port["containerPort"])
+assert pm["kind"] == "PodMonitor"
+assert pm["spec"]["podMetricsEndpoints"][0]["port"] == port["name"]
 EOF
 
 # Packages are fetched from the mirrors of the system's own apt sources

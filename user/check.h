@@ -183,6 +183,8 @@ const char *pa_check_iommu_why(const struct pa_check *c);
 bool pa_check_cpu_is(const struct pa_report *rep, const char *vendor);
 
 void pa_check_gpudirect(struct pa_check *c);
+/* baseline.aer-rising (check_aer.c), part of the baseline profile. */
+void pa_check_aer(struct pa_check *c);
 void pa_check_vfio(struct pa_check *c);
 void pa_check_baseline(struct pa_check *c);
 /* baseline.bar-unassigned, from check_baseline. */

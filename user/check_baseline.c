@@ -544,4 +544,5 @@ void pa_check_baseline(struct pa_check *c)
 	check_cmdline(c);
 	check_acs_params(c);
 	pa_check_bar_unassigned(c);
+	pa_check_aer(c);
 }

@@ -239,6 +239,37 @@ static void decode_device_scalars(struct nlattr **tb, struct pa_device *d)
 			       (d->flags & PCIEAUDIT_DEV_F_DISCONNECTED);
 }
 
+static uint64_t get_u64(struct nlattr *nla)
+{
+	return nla ? nla_get_u64(nla) : 0;
+}
+
+/* The sampler's history; what it always sends is required. */
+static int decode_history(struct nlattr *nest, struct pa_link_history *h)
+{
+	struct nlattr *tb[PCIEAUDIT_A_HIST_MAX + 1];
+	int err = parse_nest(tb, PCIEAUDIT_A_HIST_MAX, nest,
+			      pcieaudit_hist_reply_policy);
+
+	if (err)
+		return err;
+	if (!tb[PCIEAUDIT_A_HIST_SINCE_NS] || !tb[PCIEAUDIT_A_HIST_TRANSITIONS] ||
+	    !tb[PCIEAUDIT_A_HIST_BELOW_NS] || !tb[PCIEAUDIT_A_HIST_INTERVAL_MS])
+		return -EBADMSG;
+	*h = (struct pa_link_history){
+		.since_ns = get_u64(tb[PCIEAUDIT_A_HIST_SINCE_NS]),
+		.transitions = get_u64(tb[PCIEAUDIT_A_HIST_TRANSITIONS]),
+		.below_ns = get_u64(tb[PCIEAUDIT_A_HIST_BELOW_NS]),
+		.last_change_ns = get_u64(tb[PCIEAUDIT_A_HIST_LAST_CHANGE_NS]),
+		.has_min = tb[PCIEAUDIT_A_HIST_MIN_SPEED] &&
+			   tb[PCIEAUDIT_A_HIST_MIN_WIDTH],
+		.min_speed = get_u8(tb[PCIEAUDIT_A_HIST_MIN_SPEED]),
+		.min_width = get_u8(tb[PCIEAUDIT_A_HIST_MIN_WIDTH]),
+		.interval_ms = get_u32(tb[PCIEAUDIT_A_HIST_INTERVAL_MS]),
+	};
+	return 0;
+}
+
 static int decode_device_nests(struct nlattr **tb, struct pa_device *d)
 {
 	int err;
@@ -263,6 +294,12 @@ static int decode_device_nests(struct nlattr **tb, struct pa_device *d)
 	d->has_link = tb[PCIEAUDIT_A_DEV_LINK] != NULL;
 	if (d->has_link) {
 		err = decode_link(tb[PCIEAUDIT_A_DEV_LINK], &d->link);
+		if (err)
+			return err;
+	}
+	d->has_history = tb[PCIEAUDIT_A_DEV_LINK_HISTORY] != NULL;
+	if (d->has_history) {
+		err = decode_history(tb[PCIEAUDIT_A_DEV_LINK_HISTORY], &d->history);
 		if (err)
 			return err;
 	}

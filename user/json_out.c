@@ -10,10 +10,12 @@
 #include "abi_names.h"
 #include "acs.h"
 #include "acs_direction.h"
+#include "aer_json.h"
 #include "bdf.h"
 #include "dev_caps.h"
 #include "fabric_json.h"
 #include "link.h"
+#include "link_history.h"
 #include "p2p_path.h"
 #include "topo.h"
 
@@ -274,6 +276,9 @@ static json_object *device_object(const struct pa_device *dev)
 	add(obj, "bars", bars_array(dev));
 	/* From NVML or KFD where a caller set it; null: unknown. */
 	add(obj, "mem_bytes", bytes_or_null(dev->mem_bytes));
+	add(obj, "aer", pa_aer_json(&dev->aer));
+	add(obj, "link_history",
+	    dev->has_history ? pa_history_json(&dev->history) : NULL);
 	return obj;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aer_read.h"
 #include "bdf.h"
 #include "errors.h"
 #include "exitcodes.h"
@@ -235,6 +236,7 @@ int pa_load_report(const struct pa_load *l, struct pa_report *rep,
 	rc = l->sysfs ? from_sysfs(l, rep, e) : from_module(l, rep, e);
 	if (rc)
 		return rc;
+	pa_aer_read(l->sysfs ? l->sysfs : "/sys", rep);
 	if (l->sysfs && l->pairs)
 		err = infer_pairs(rep);
 	if (!err && l->host) {

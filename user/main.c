@@ -18,11 +18,14 @@
 #include "check_out.h"
 #include "errors.h"
 #include "exitcodes.h"
+#include "exporter.h"
 #include "fabric_read.h"
 #include "fetch.h"
 #include "fileio.h"
 #include "json_out.h"
+#include "listen_addr.h"
 #include "load.h"
+#include "monitor.h"
 #include "nccl_xml.h"
 #include "nl.h"
 #include "p2p_infer.h"
@@ -65,6 +68,8 @@ struct options {
 	const char *profiles;
 	const char *format;
 	const char *output;
+	const char *previous;		/* check --previous */
+	const char *listen;		/* exporter --listen */
 	bool no_color;
 	bool rules;
 };
@@ -74,6 +79,7 @@ struct options {
 #define OPT_SOURCE	(1u << 1)	/* --input, --sysfs, --lspci */
 #define OPT_CHECK	(1u << 2)	/* --policy, --profile, --format, ... */
 #define OPT_NCCL	(1u << 3)	/* --nccl-xml */
+#define OPT_LISTEN	(1u << 4)	/* --listen */
 
 struct command {
 	const char *name;
@@ -90,6 +96,8 @@ static int cmd_info(const struct options *opts);
 static int cmd_p2p(const struct options *opts);
 static int cmd_topo(const struct options *opts);
 static int cmd_check(const struct options *opts);
+static int cmd_exporter(const struct options *opts);
+static int cmd_monitor(const struct options *opts);
 
 static const struct command commands[] = {
 	{ "report", cmd_report, "[--json] [BDF]",
@@ -143,10 +151,30 @@ static const struct command commands[] = {
 	  "                   textfile), nfd (a Node Feature Discovery features.d file)\n"
 	  "  --json           the same as --format json\n"
 	  "  --output FILE    write FILE atomically instead of standard output\n"
+	  "  --previous FILE  an earlier report --json of this host: rules over\n"
+	  "                   time (baseline.aer-rising) compare against it\n"
 	  "  --no-color       no colour (also NO_COLOR=1; off when not a terminal)\n"
 	  "  --rules          list the rules and exit\n\n"
 	  "Exit status: 0 clean (info findings allowed), 1 a failure, 8 warnings\n"
 	  "only, 9 a bad policy or snapshot; 2-7 as for the other commands.\n" },
+	{ "monitor", cmd_monitor, "[--json]",
+	  "follow link, ACS and hot-plug events as they happen", 0, 0, 0,
+	  "One timestamped line per event (JSON lines with --json): a function\n"
+	  "added or removed, a link's speed, width, DLLLA, LBMS or LABS changed,\n"
+	  "ACS control changed; each names its source (bus-notifier, sampler).\n"
+	  "Lost events print a 'resync' line. Ends on SIGINT or SIGTERM (exit 0)\n"
+	  "or when the module is unloaded (exit 4).\n" },
+	{ "exporter", cmd_exporter, "[--listen ADDR:PORT]",
+	  "Prometheus /metrics: links, AER counters, check findings", 0, 0,
+	  OPT_SOURCE | OPT_LISTEN,
+	  "Serves http://ADDR:PORT/metrics until SIGINT or SIGTERM. Each scrape\n"
+	  "reads the module afresh and runs check's profiles (default policy).\n"
+	  "If the module is unloaded, scrapes answer pcieaudit_up 0.\n\n"
+	  "  --listen ADDR:PORT  numeric IPv4, [IPv6] or localhost (default\n"
+	  "                      " PA_LISTEN_DEFAULT ": loopback only)\n"
+	  "  --input FILE        serve a snapshot (report --json) instead\n"
+	  "  --sysfs DIR         without the module: sysfs and configuration space\n"
+	  "  --lspci FILE        serve lspci -xxxx output instead\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -159,7 +187,7 @@ static void print_usage(FILE *f)
 		"as the pcieaudit kernel module reports them.\n\nCommands:\n",
 		PA_PROG, PA_PROG);
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-6s %-26s %s\n", commands[i].name,
+		fprintf(f, "  %-8s %-26s %s\n", commands[i].name,
 			commands[i].args, commands[i].help);
 	fprintf(f, "\nOptions:\n"
 		"  --json         print JSON (schema_version %d) instead of text\n"
@@ -692,9 +720,10 @@ static int cmd_check(const struct options *opts)
 		.input = opts->input, .sysfs = opts->sysfs, .lspci = opts->lspci,
 		.pairs = true, .host = true,
 	};
+	const struct pa_load lp = { .input = opts->previous };
+	struct pa_report rep, prev = { 0 };
 	struct pa_load_error e;
 	struct pa_policy pol;
-	struct pa_report rep;
 	struct pa_check c;
 	int rc;
 
@@ -704,12 +733,17 @@ static int cmd_check(const struct options *opts)
 	rc = opts->policy ? read_policy(opts->policy, &pol) : PA_EXIT_OK;
 	if (rc == PA_EXIT_OK)
 		rc = select_profiles(opts->profiles, &pol);
-	if (rc == PA_EXIT_OK && pa_load_report(&l, &rep, &e))
+	if (rc == PA_EXIT_OK && opts->previous && pa_load_report(&lp, &prev, &e))
 		rc = load_failed(&e);
+	if (rc == PA_EXIT_OK && pa_load_report(&l, &rep, &e)) {
+		rc = load_failed(&e);
+		pa_report_clear(&prev);
+	}
 	if (rc != PA_EXIT_OK) {
 		pa_policy_clear(&pol);
 		return rc;
 	}
+	rep.previous = opts->previous ? &prev : NULL;
 	print_warnings(&rep);
 	rc = pa_check_run(&rep, &pol, &c);
 	if (rc)
@@ -720,8 +754,24 @@ static int cmd_check(const struct options *opts)
 		rc = pa_check_exit_code(&c);
 	pa_check_clear(&c);
 	pa_report_clear(&rep);
+	pa_report_clear(&prev);
 	pa_policy_clear(&pol);
 	return rc;
+}
+
+static int cmd_monitor(const struct options *opts)
+{
+	return pa_monitor_run(opts->json);
+}
+
+static int cmd_exporter(const struct options *opts)
+{
+	const struct pa_exporter_opts o = {
+		.listen = opts->listen, .input = opts->input, .sysfs = opts->sysfs,
+		.lspci = opts->lspci,
+	};
+
+	return pa_exporter_run(&o);
 }
 
 static bool is_help(const char *arg)
@@ -791,10 +841,12 @@ static const struct {
 	{ "--sysfs", OPT_SOURCE, offsetof(struct options, sysfs) },
 	{ "--lspci", OPT_SOURCE, offsetof(struct options, lspci) },
 	{ "--policy", OPT_CHECK, offsetof(struct options, policy) },
+	{ "--previous", OPT_CHECK, offsetof(struct options, previous) },
 	{ "--profile", OPT_CHECK, offsetof(struct options, profiles) },
 	{ "--format", OPT_CHECK, offsetof(struct options, format) },
 	{ "--output", OPT_CHECK, offsetof(struct options, output) },
 	{ "--nccl-xml", OPT_NCCL, offsetof(struct options, nccl_xml) },
+	{ "--listen", OPT_LISTEN, offsetof(struct options, listen) },
 };
 
 #define NVALUE_OPTIONS (sizeof(value_options) / sizeof(value_options[0]))

@@ -58,6 +58,37 @@ struct pa_iommu {
 	uint32_t dma_owner;		/* enum pcieaudit_dma_owner */
 };
 
+/* Whether a device's AER counters were read (aer.h); NOT_READ for sources
+ * that do not look (older snapshots) and for conventional PCI. */
+enum pa_aer_state {
+	PA_AER_NOT_READ = 0,
+	PA_AER_KNOWN,
+	PA_AER_UNKNOWN,		/* reason says why */
+};
+
+/* AER error counters since boot, from sysfs: totals of each severity and,
+ * for root ports, the totals of the messages they received. */
+struct pa_aer {
+	uint32_t state;			/* enum pa_aer_state */
+	char reason[96];		/* PA_AER_UNKNOWN: why */
+	uint64_t cor, nonfatal, fatal;
+	bool has_rootport;
+	uint64_t rp_cor, rp_nonfatal, rp_fatal;
+};
+
+/* What the module's sampler saw of a link since it began tracking the
+ * function, PCIEAUDIT_A_HIST_*; times are CLOCK_REALTIME ns. */
+struct pa_link_history {
+	uint64_t since_ns;
+	uint64_t transitions;
+	uint64_t below_ns;		/* up below what both ends support */
+	uint64_t last_change_ns;	/* 0: no transition */
+	bool has_min;			/* the link was seen up */
+	uint8_t min_speed;		/* LnkSta speed encoding */
+	uint8_t min_width;
+	uint32_t interval_ms;
+};
+
 struct pa_device {
 	struct pa_addr addr;
 	uint16_t vendor;
@@ -102,6 +133,11 @@ struct pa_device {
 	 * copy): ACS and SR-IOV are then unknown, not absent. The module
 	 * and full captures never set it. */
 	bool no_extended_config;
+	/* From sysfs, never from the module. */
+	struct pa_aer aer;
+	/* From the module's sampler; older modules and sysfs have none. */
+	bool has_history;
+	struct pa_link_history history;
 
 	/* ATS, device control and BARs: only from modules that send them
 	 * (caps_known). Without caps_known, or with config_unreadable, a
@@ -256,6 +292,9 @@ struct pa_report {
 	/* NVLink, XGMI and GPUDirect software (fabric.h); NULL when not read:
 	 * the module's report, a snapshot. pa_report_clear() frees it. */
 	struct pa_fabric *fabric;
+	/* An earlier report of the same host, for rules over time (check
+	 * --previous); not owned, NULL when none. */
+	const struct pa_report *previous;
 };
 
 bool pa_addr_eq(const struct pa_addr *a, const struct pa_addr *b);

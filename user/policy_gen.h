@@ -46,6 +46,7 @@ static const struct nla_policy pcieaudit_dev_reply_policy[PCIEAUDIT_A_DEV_MAX + 
 	[PCIEAUDIT_A_DEV_ATS] = { .type = NLA_NESTED },
 	[PCIEAUDIT_A_DEV_EXPDEV] = { .type = NLA_NESTED },
 	[PCIEAUDIT_A_DEV_BAR] = { .type = NLA_NESTED },
+	[PCIEAUDIT_A_DEV_LINK_HISTORY] = { .type = NLA_NESTED },
 };
 
 static const struct nla_policy pcieaudit_group_reply_policy[PCIEAUDIT_A_GROUP_MAX + 1] = {
@@ -125,6 +126,17 @@ static const struct nla_policy pcieaudit_pair_reply_policy[PCIEAUDIT_A_PAIR_MAX 
 	[PCIEAUDIT_A_PAIR_HOST_BRIDGE_PROVIDER] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
 	[PCIEAUDIT_A_PAIR_HOST_BRIDGE_CLIENT] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
 	[PCIEAUDIT_A_PAIR_AGREEMENT] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
+};
+
+static const struct nla_policy pcieaudit_hist_reply_policy[PCIEAUDIT_A_HIST_MAX + 1] = {
+	[PCIEAUDIT_A_HIST_SINCE_NS] = { .type = NLA_U64, .minlen = 8, .maxlen = 8 },
+	[PCIEAUDIT_A_HIST_TRANSITIONS] = { .type = NLA_U64, .minlen = 8, .maxlen = 8 },
+	[PCIEAUDIT_A_HIST_BELOW_NS] = { .type = NLA_U64, .minlen = 8, .maxlen = 8 },
+	[PCIEAUDIT_A_HIST_MIN_SPEED] = { .type = NLA_U8, .minlen = 1, .maxlen = 1 },
+	[PCIEAUDIT_A_HIST_MIN_WIDTH] = { .type = NLA_U8, .minlen = 1, .maxlen = 1 },
+	[PCIEAUDIT_A_HIST_LAST_CHANGE_NS] = { .type = NLA_U64, .minlen = 8, .maxlen = 8 },
+	[PCIEAUDIT_A_HIST_INTERVAL_MS] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
+	[PCIEAUDIT_A_HIST_PAD] = { .type = NLA_UNSPEC },
 };
 
 #endif /* PCIEAUDIT_POLICY_GEN_H */

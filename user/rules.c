@@ -108,6 +108,9 @@ const struct pa_rule pa_rules[PA_NRULES] = {
 	[PA_GD_DMABUF] = { "gpudirect.dmabuf-unavailable", GD, PA_SEV_WARN,
 		"GPU memory cannot be shared through dma-buf",
 		"dma-buf GPUDirect RDMA needs Linux 5.12 or later with the dma-buf core and NVIDIA's open kernel module; it replaces nvidia-peermem (info when nvidia-peermem is loaded, or no InfiniBand, NVIDIA/Mellanox or EFA NIC is there)" },
+	[PA_BL_AER_RISING] = { "baseline.aer-rising", BL, PA_SEV_WARN,
+		"a device's correctable AER errors rose since an earlier report of the host (check --previous)",
+		"the link recovers from these errors by replaying packets, which costs bandwidth; a count that keeps rising points to a marginal slot, riser, cable or card before it fails" },
 };
 
 static const char *const profiles[PA_NPROFILES] = {

@@ -56,6 +56,7 @@ enum pa_rule_id {
 	PA_GD_ACCEL_LINK,
 	PA_GD_PEERMEM,
 	PA_GD_DMABUF,
+	PA_BL_AER_RISING,
 	PA_NRULES
 };
 

@@ -11,6 +11,7 @@
 
 #include "abi_names.h"
 #include "acs.h"
+#include "aer_json.h"
 #include "bdf.h"
 #include "fabric_json.h"
 #include "json_out.h"
@@ -489,6 +490,19 @@ static int parse_power(struct ctx *c, json_object *obj, const char *path,
 	return err;
 }
 
+/* Newer than the first snapshots: absent reads as not read. */
+static int parse_aer(struct ctx *c, json_object *obj, const char *path,
+		     struct pa_device *d)
+{
+	const char *problem = "";
+	json_object *v = NULL;
+
+	json_object_object_get_ex(obj, "aer", &v);
+	if (pa_aer_json_parse(v, &d->aer, &problem))
+		return bad(c, path, "%s", problem);
+	return 0;
+}
+
 static int element(struct ctx *c, json_object *array, size_t i,
 		   const char *path, json_type type, json_object **out,
 		   char p[PATH_LEN]);
@@ -693,6 +707,8 @@ static int parse_device(struct ctx *c, json_object *obj, const char *path,
 		err = parse_iommu(c, obj, path, d);
 	if (!err)
 		err = parse_caps(c, obj, path, d);
+	if (!err)
+		err = parse_aer(c, obj, path, d);
 	return err;
 }
 

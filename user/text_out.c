@@ -11,8 +11,10 @@
 
 #include "abi_names.h"
 #include "acs.h"
+#include "aer.h"
 #include "bdf.h"
 #include "link.h"
+#include "link_history.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NONE SIZE_MAX
@@ -211,6 +213,27 @@ static void print_iommu(FILE *f, const char *indent, const struct pa_device *dev
 	fputc('\n', f);
 }
 
+static void print_aer(FILE *f, const char *indent, const struct pa_device *dev)
+{
+	char buf[256];
+
+	if (dev->aer.state == PA_AER_NOT_READ)
+		return;
+	pa_aer_format(&dev->aer, buf, sizeof(buf));
+	fprintf(f, "%sAER: %s\n", indent, buf);
+}
+
+static void print_history(FILE *f, const char *indent,
+			  const struct pa_device *dev)
+{
+	char buf[256];
+
+	if (!dev->has_history)
+		return;
+	pa_history_format(&dev->history, buf, sizeof(buf));
+	fprintf(f, "%sLink history: %s\n", indent, buf);
+}
+
 static void print_details(FILE *f, const char *indent,
 			  const struct pa_device *dev, bool iommu_unknown)
 {
@@ -220,6 +243,8 @@ static void print_details(FILE *f, const char *indent,
 	pa_text_link(f, indent, dev, NULL);
 	pa_text_caps(f, indent, dev);
 	print_iommu(f, indent, dev, iommu_unknown);
+	print_aer(f, indent, dev);
+	print_history(f, indent, dev);
 }
 
 struct tree {

@@ -853,6 +853,21 @@ static const struct field bar_f[] = {
 static const struct schema bar_s = {
 	"bar", PCIEAUDIT_A_BAR_MAX, bar_f, REQ(1) | REQ(2) | REQ(3), false,
 };
+static const struct field hist_f[] = {
+	[PCIEAUDIT_A_HIST_SINCE_NS] = { K_U64 },
+	[PCIEAUDIT_A_HIST_TRANSITIONS] = { K_U64 },
+	[PCIEAUDIT_A_HIST_BELOW_NS] = { K_U64 },
+	[PCIEAUDIT_A_HIST_MIN_SPEED] = { K_U8 },
+	[PCIEAUDIT_A_HIST_MIN_WIDTH] = { K_U8 },
+	[PCIEAUDIT_A_HIST_LAST_CHANGE_NS] = { K_U64 },
+	[PCIEAUDIT_A_HIST_INTERVAL_MS] = { K_U32 },
+	[PCIEAUDIT_A_HIST_PAD] = { K_FLAG, 0, true },
+};
+static const struct schema hist_s = {
+	"link history", PCIEAUDIT_A_HIST_MAX, hist_f,
+	REQ(PCIEAUDIT_A_HIST_SINCE_NS) | REQ(PCIEAUDIT_A_HIST_TRANSITIONS) |
+	REQ(PCIEAUDIT_A_HIST_BELOW_NS) | REQ(PCIEAUDIT_A_HIST_INTERVAL_MS), false,
+};
 static const struct field dev_f[] = {
 	[PCIEAUDIT_A_DEV_ADDR] = { K_NEST, 0, false, &addr_s },
 	[PCIEAUDIT_A_DEV_NAME] = { K_STR },
@@ -877,6 +892,7 @@ static const struct field dev_f[] = {
 	[PCIEAUDIT_A_DEV_ATS] = { K_NEST, 0, false, &ats_s },
 	[PCIEAUDIT_A_DEV_EXPDEV] = { K_NEST, 0, false, &expdev_s },
 	[PCIEAUDIT_A_DEV_BAR] = { K_NEST, 0, true, &bar_s },
+	[PCIEAUDIT_A_DEV_LINK_HISTORY] = { K_NEST, 0, false, &hist_s },
 };
 static const struct schema dev_s = {
 	"dev", PCIEAUDIT_A_DEV_MAX, dev_f,

@@ -393,6 +393,57 @@ class Run:
             self.report_whole(os.path.join('cli-failnth', n))
         self.figures['cli fail-nth reports compared with sysfs'] = len(names)
 
+    def monitors(self):
+        """Four pcieaudit-cli monitor --json listeners ran from before the
+        hot-plug phase until the reload phase's first rmmod: each lost no
+        event, or signalled the loss with a resync line; those without a
+        loss saw the same events; each saw an addition and a removal per
+        cycle at least, and exited 4 with a message when the module went."""
+        names = sorted(n for n in os.listdir(self.res) if re.match(r'monitor-\d+\.jsonl$', n))
+        if len(names) < self.args.min_monitors:
+            self.fail('%d monitor listeners, want %d' % (len(names), self.args.min_monitors))
+        whole = []
+        events = lost = resyncs = 0
+        for name in names:
+            idx = name[len('monitor-'):-len('.jsonl')]
+            seqs, kinds, resync = [], collections.Counter(), 0
+            for no, line in enumerate(self.read(name).splitlines(), 1):
+                try:
+                    e = json.loads(line)
+                except ValueError:
+                    self.fail('%s:%d: not JSON' % (name, no))
+                    continue
+                if e.get('event') == 'resync':
+                    resync += 1
+                    continue
+                seqs.append(e['seq'])
+                kinds[e['event']] += 1
+            if seqs != sorted(set(seqs)):
+                self.fail('%s: sequence numbers out of order or repeated' % name)
+            gap = sum(b - a - 1 for a, b in zip(seqs, seqs[1:]) if b > a + 1)
+            if gap and not resync:
+                self.fail('%s: %d events lost without a resync line' % (name, gap))
+            if not resync:
+                whole.append((name, set(seqs)))
+            cycles = self.args.min_cycles
+            if kinds['added'] < cycles or kinds['removed'] < cycles:
+                self.fail('%s: %d added and %d removed events over %d cycles' % (
+                    name, kinds['added'], kinds['removed'], cycles))
+            if self.f.get('monitor_rc_' + idx) != '4':
+                self.fail('%s: listener exited %s at rmmod, want 4' % (name, self.f.get('monitor_rc_' + idx)))
+            if 'unloaded' not in self.read('monitor-%s.err' % idx, must=False):
+                self.fail('%s: no message that the module was unloaded' % name)
+            events += len(seqs)
+            lost += gap
+            resyncs += resync
+        for name, s in whole[1:]:
+            if s != whole[0][1]:
+                self.fail('%s and %s saw different events without a loss' % (whole[0][0], name))
+        self.figures['monitor listeners'] = len(names)
+        self.figures['monitor events received (all listeners)'] = events
+        self.figures['monitor events lost, signalled by resync'] = lost
+        self.figures['monitor resync lines'] = resyncs
+
     def run(self):
         self.splats()
         self.facts()
@@ -403,6 +454,7 @@ class Run:
         self.reloads()
         self.dumps()
         self.cli()
+        self.monitors()
         return not self.errors
 
 
@@ -420,9 +472,14 @@ def judge(res, args, quiet=False):
 
 # ---- selftest: a small good run, then broken copies that must fail ----------------
 
+MON = ''.join('{"seq": %d, "event": "%s", "source": "bus-notifier", "bdf": "0000:06:00.0"}\n'
+              % (i + 1, 'removed' if i % 2 == 0 else 'added') for i in range(6))
 GOOD = {
     'facts.txt': 'finished=1\ninsmod_rc=0\nhotplug_rc=0\nreload_rc=0\nfinal_rc=0\n'
-                 'final_rmmod=ok\nkmemleak=present\nresume_rc=0\nphase_boot_done=10.0\nphase_end=99.0\n',
+                 'final_rmmod=ok\nkmemleak=present\nresume_rc=0\nphase_boot_done=10.0\nphase_end=99.0\n'
+                 'monitor_rc_1=4\n',
+    'monitor-1.jsonl': MON,
+    'monitor-1.err': 'pcieaudit-cli: the pcieaudit module was unloaded; monitoring ends\n',
     'final.json': '{"devices": [{"bdf": "0000:00:02.0"}, {"bdf": "0000:00:04.0"}, {"bdf": "0000:06:00.0"}]}',
     'kmemleak.txt': '',
     'dmesg.txt': '[    1.0] kmemleak: Kernel memory leak detector initialized (mem pool available: 15000)\n'
@@ -484,6 +541,11 @@ BROKEN = [
      'RESUME all switch 1 vf 1\nRESUME select switch 1 vf 0\n', 'dump (select)'),
     ('report lacks a device', 'final.json', 'w', '{"devices": [{"bdf": "0000:00:02.0"}]}', 'report lacks'),
     ('guest did not finish', 'facts.txt', 'w', GOOD['facts.txt'].replace('finished=1\n', ''), 'finished'),
+    ('monitor event lost', 'monitor-1.jsonl', 'a',
+     '{"seq": 9, "event": "added", "source": "bus-notifier", "bdf": "0000:06:00.0"}\n', 'without a resync'),
+    ('monitor missed removals', 'monitor-1.jsonl', 'w', MON.replace('removed', 'link'), 'removed events'),
+    ('monitor survived rmmod', 'facts.txt', 'w', GOOD['facts.txt'].replace('monitor_rc_1=4', 'monitor_rc_1=0'),
+     'exited 0'),
     ('VFIO cycle failed', 'vfio.log', 'a', 'FAIL 3 hold 0000:06:00.0 group 3 rc 104\n', 'VFIO/SR-IOV cycle failed'),
     ('too few VFIO cycles', 'vfio.log', 'w', 'OK 1 0000:06:00.0 3\n', '1 VFIO/SR-IOV cycles'),
     ('too few cycles', 'hotplug.log', 'w', 'W 100 200 endpoint 0000:06:00.0\nOK 1 endpoint\n', '1 hot-plug cycles'),
@@ -492,7 +554,7 @@ BROKEN = [
 
 def selftest():
     args = argparse.Namespace(min_cycles=3, min_reloads=1, min_enomem=1, min_cli_enomem=1,
-                              min_vfio_cycles=2)
+                              min_monitors=1, min_vfio_cycles=2)
     top = tempfile.mkdtemp(prefix='stress-selftest.')
     bad = 0
     try:
@@ -531,6 +593,8 @@ def main():
     ap.add_argument('--min-enomem', type=int, default=1)
     ap.add_argument('--min-cli-enomem', type=int, default=0,
                     help='CLI runs of the fail-nth sweep that must report running out of memory')
+    ap.add_argument('--min-monitors', type=int, default=4,
+                    help='monitor listeners that must have run through the hot-plug phase')
     ap.add_argument('--min-vfio-cycles', type=int, default=0,
                     help='VFIO/SR-IOV cycles of phase 1b (vfio.log) to require')
     ap.add_argument('--selftest', action='store_true')

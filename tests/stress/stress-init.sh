@@ -124,6 +124,14 @@ timeout 600 $SD resume "$R/resume.log" "$SW" "$PF" "$VFS"
 fact resume_rc $?
 
 # ---- 1. hot-plug under load ---------------------------------------------------
+# Four monitor listeners from here to the reload phase's first rmmod, which
+# must end each with exit 4 (check.py: no event lost without a resync line).
+MPIDS=
+for i in 1 2 3 4; do
+	$CLI monitor --json >"$R/monitor-$i.jsonl" 2>"$R/monitor-$i.err" &
+	MPIDS="$MPIDS $!"
+done
+sleep 3
 phase hotplug_start
 start_dumpers hotplug
 timeout 3000 $SD hotplug "$R/hotplug.log" "$CYCLES" "$EP" "$SW" "$PF" "$VFS"
@@ -186,6 +194,12 @@ start_dumpers reload
 timeout 3000 $SD reload "$R/reload.log" "$RELOADS" $KO
 fact reload_rc $?
 stop_dumpers
+i=1
+for p in $MPIDS; do
+	wait "$p"
+	fact "monitor_rc_$i" $?
+	i=$((i + 1))
+done
 phase reload_end
 lsmod | grep -q '^pcieaudit' || insmod $KO
 

@@ -978,9 +978,11 @@ static void help_and_version(void **state)
 	assert_true(strncmp(r.out, "Usage: pcieaudit-cli", 20) == 0);
 	assert_contains(r.out, "  report ");
 	assert_contains(r.out, "  info ");
-	assert_contains(r.out, "  p2p    [--json] [SOURCE] A B ");
-	assert_contains(r.out, "  topo   [SOURCE] [--all | BDF...] ");
-	assert_contains(r.out, "  check  [options] ");
+	assert_contains(r.out, "  p2p      [--json] [SOURCE] A B ");
+	assert_contains(r.out, "  topo     [SOURCE] [--all | BDF...] ");
+	assert_contains(r.out, "  check    [options] ");
+	assert_contains(r.out, "  monitor  [--json] ");
+	assert_contains(r.out, "  exporter [--listen ADDR:PORT] ");
 	assert_string_equal(r.err, "");
 	release(&r);
 

@@ -303,6 +303,46 @@ static void minimal_device(void **state)
 	pa_device_clear(&d);
 }
 
+/* The sampler's history nest: what it always sends is required. */
+static void link_history(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	struct nlattr *nest;
+	struct pa_device d;
+
+	(void)state;
+	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, 1, 0);
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_LINK_HISTORY);
+	nla_put_u64(msg, PCIEAUDIT_A_HIST_SINCE_NS, 1000);
+	nla_put_u64(msg, PCIEAUDIT_A_HIST_TRANSITIONS, 1415);
+	nla_put_u64(msg, PCIEAUDIT_A_HIST_BELOW_NS, 12600000000000ull);
+	nla_put_u8(msg, PCIEAUDIT_A_HIST_MIN_SPEED, 2);
+	nla_put_u8(msg, PCIEAUDIT_A_HIST_MIN_WIDTH, 8);
+	nla_put_u64(msg, PCIEAUDIT_A_HIST_LAST_CHANGE_NS, 5000);
+	nla_put_u32(msg, PCIEAUDIT_A_HIST_INTERVAL_MS, 1000);
+	nla_nest_end(msg, nest);
+	assert_int_equal(decode_and_free(msg, &d), 0);
+	assert_true(d.has_history);
+	assert_int_equal(d.history.transitions, 1415);
+	assert_int_equal(d.history.below_ns, 12600000000000ull);
+	assert_true(d.history.has_min);
+	assert_int_equal(d.history.min_speed, 2);
+	assert_int_equal(d.history.min_width, 8);
+	assert_int_equal(d.history.last_change_ns, 5000);
+	assert_int_equal(d.history.interval_ms, 1000);
+	pa_device_clear(&d);
+
+	/* Without the interval: malformed. */
+	msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, 1, 0);
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_LINK_HISTORY);
+	nla_put_u64(msg, PCIEAUDIT_A_HIST_SINCE_NS, 1000);
+	nla_put_u64(msg, PCIEAUDIT_A_HIST_TRANSITIONS, 1);
+	nla_put_u64(msg, PCIEAUDIT_A_HIST_BELOW_NS, 0);
+	nla_nest_end(msg, nest);
+	assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+}
+
 static void link_without_version2_registers(void **state)
 {
 	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
@@ -1187,6 +1227,7 @@ int main(void)
 		cmocka_unit_test(device_caps_unknown),
 		cmocka_unit_test(device_caps_malformed),
 		cmocka_unit_test(minimal_device),
+		cmocka_unit_test(link_history),
 		cmocka_unit_test(unreadable_device),
 		cmocka_unit_test(disconnected_and_newer_power_state),
 		cmocka_unit_test(link_without_version2_registers),

@@ -175,6 +175,7 @@ static void device_keys(void **state)
 		"secondary_bus", "upstream", "numa_node", "driver",
 		"power_state", "config_readable", "extended_config_read", "acs", "link", "iommu",
 		"ats", "pcie_device", "bars", "mem_bytes",
+		"aer", "link_history",
 	};
 
 	for (size_t i = 0; i < 4; i++)

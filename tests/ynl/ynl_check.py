@@ -86,7 +86,8 @@ def values(header, names, work):
     with open(src, "w", encoding="utf-8") as f:
         f.write(f'#include <stdio.h>\n#include "{header}"\nint main(void)\n{{\n')
         for n in names:
-            if n.endswith("_FAMILY_NAME"):
+            # The family's and its multicast groups' names are strings.
+            if n.endswith("_FAMILY_NAME") or "_MCGRP_" in n:
                 f.write(f'\tprintf("{n} %s\\n", {n});\n')
             else:
                 f.write(f'\tprintf("{n} %lld\\n", (long long)({n}));\n')
@@ -183,6 +184,12 @@ def audit_tables(spec, root):
         expected["kmod"].setdefault(set_name, set()).update(a["name"] for a in attrs)
     for _, set_name, names in gen_policies.cli_tables(spec):
         expected["user"].setdefault(set_name, set()).update(names)
+    # Events have no generated table (only monitor_event.c parses them):
+    # its hand-written one must name all they carry.
+    for op in spec.ops:
+        names = (op.get("event") or {}).get("attributes", [])
+        if names:
+            expected["user"].setdefault(op["attribute-set"], set()).update(names)
     tables = 0
     for side in ("kmod", "user"):
         for fn in sorted(os.listdir(os.path.join(root, side))):

@@ -53,6 +53,14 @@
  *   the kernel's answer, and is the verdict where there is none. Where
  *   both exist and differ, PCIEAUDIT_A_PAIR_AGREEMENT says so.
  *
+ * PCIEAUDIT_CMD_MON_EVENT (multicast only, group PCIEAUDIT_MCGRP_MONITOR)
+ *   PCIEAUDIT_A_MON_*: a function added or removed (the PCI bus notifier),
+ *   a change of its link status or ACS control (the module's sampler,
+ *   which reads LnkSta and ACS control of every function each
+ *   pcieaudit.monitor_interval_ms). PCIEAUDIT_A_MON_SEQ counts events
+ *   from 1 without gaps: a listener that sees a gap, or ENOBUFS on its
+ *   socket, lost events and should resynchronise with a DEV_GET dump.
+ *
  * Register values are raw and read live from configuration space; the module
  * never writes configuration space. Reads wait while the kernel blocks
  * configuration access to a function (during a reset), as sysfs reads do,
@@ -67,12 +75,14 @@
 
 #define PCIEAUDIT_FAMILY_NAME		"pcieaudit"
 #define PCIEAUDIT_FAMILY_VERSION	1
+#define PCIEAUDIT_MCGRP_MONITOR		"monitor"
 
 enum pcieaudit_cmd {
 	PCIEAUDIT_CMD_INFO_GET = 1,
 	PCIEAUDIT_CMD_DEV_GET,
 	PCIEAUDIT_CMD_GROUP_GET,
 	PCIEAUDIT_CMD_P2P_GET,
+	PCIEAUDIT_CMD_MON_EVENT,
 
 	__PCIEAUDIT_CMD_MAX,
 	PCIEAUDIT_CMD_MAX = __PCIEAUDIT_CMD_MAX - 1
@@ -375,6 +385,10 @@ enum pcieaudit_iommu_attr {
  *	conventional PCI, or when they are unknown.
  * @PCIEAUDIT_A_DEV_BAR: nest, enum pcieaudit_bar_attr; repeated, one per
  *	standard BAR (0-5) the kernel knows a resource for, in index order.
+ * @PCIEAUDIT_A_DEV_LINK_HISTORY: nest, enum pcieaudit_hist_attr; what the
+ *	module's sampler saw of the function's link since it started tracking
+ *	the function (module load or hot-add). Absent for functions without
+ *	link registers and where sampling is off.
  */
 enum pcieaudit_dev_attr {
 	PCIEAUDIT_A_DEV_ADDR = 1,
@@ -400,6 +414,7 @@ enum pcieaudit_dev_attr {
 	PCIEAUDIT_A_DEV_ATS,
 	PCIEAUDIT_A_DEV_EXPDEV,
 	PCIEAUDIT_A_DEV_BAR,
+	PCIEAUDIT_A_DEV_LINK_HISTORY,
 
 	__PCIEAUDIT_A_DEV_MAX,
 	PCIEAUDIT_A_DEV_MAX = __PCIEAUDIT_A_DEV_MAX - 1
@@ -687,6 +702,95 @@ enum pcieaudit_bar_attr {
 
 	__PCIEAUDIT_A_BAR_MAX,
 	PCIEAUDIT_A_BAR_MAX = __PCIEAUDIT_A_BAR_MAX - 1
+};
+
+/**
+ * enum pcieaudit_hist_attr - link history of a function (nested), derived
+ *	by the module from its LnkSta samples; times are CLOCK_REALTIME ns
+ * @PCIEAUDIT_A_HIST_SINCE_NS: u64, when tracking started.
+ * @PCIEAUDIT_A_HIST_TRANSITIONS: u64, samples whose LnkSta speed, width or
+ *	Data Link Layer Link Active differed from the previous sample.
+ * @PCIEAUDIT_A_HIST_BELOW_NS: u64, time the link was up below what both
+ *	its ends support (speed or width under the lower LnkCap of the
+ *	function and its upstream port), at sampling granularity.
+ * @PCIEAUDIT_A_HIST_MIN_SPEED: u8, the slowest LnkSta speed encoding seen
+ *	while the link was up; absent when it was never seen up.
+ * @PCIEAUDIT_A_HIST_MIN_WIDTH: u8, the narrowest width seen while up;
+ *	absent when it was never seen up.
+ * @PCIEAUDIT_A_HIST_LAST_CHANGE_NS: u64, when the last transition was
+ *	sampled; absent when there was none.
+ * @PCIEAUDIT_A_HIST_INTERVAL_MS: u32, the sampling interval.
+ */
+enum pcieaudit_hist_attr {
+	PCIEAUDIT_A_HIST_SINCE_NS = 1,
+	PCIEAUDIT_A_HIST_TRANSITIONS,
+	PCIEAUDIT_A_HIST_BELOW_NS,
+	PCIEAUDIT_A_HIST_MIN_SPEED,
+	PCIEAUDIT_A_HIST_MIN_WIDTH,
+	PCIEAUDIT_A_HIST_LAST_CHANGE_NS,
+	PCIEAUDIT_A_HIST_INTERVAL_MS,
+	PCIEAUDIT_A_HIST_PAD,
+
+	__PCIEAUDIT_A_HIST_MAX,
+	PCIEAUDIT_A_HIST_MAX = __PCIEAUDIT_A_HIST_MAX - 1
+};
+
+/**
+ * enum pcieaudit_mon_event - PCIEAUDIT_A_MON_EVENT values
+ * @PCIEAUDIT_MON_ADDED: the function was added (hot-add, rescan, VF).
+ * @PCIEAUDIT_MON_REMOVED: the function is being removed.
+ * @PCIEAUDIT_MON_LINK: LnkSta's speed, width, Data Link Layer Link Active,
+ *	Link Bandwidth Management Status or Link Autonomous Bandwidth Status
+ *	changed.
+ * @PCIEAUDIT_MON_ACS: the ACS control register changed.
+ */
+enum pcieaudit_mon_event {
+	PCIEAUDIT_MON_ADDED = 1,
+	PCIEAUDIT_MON_REMOVED,
+	PCIEAUDIT_MON_LINK,
+	PCIEAUDIT_MON_ACS,
+};
+
+/**
+ * enum pcieaudit_mon_source - PCIEAUDIT_A_MON_SOURCE values: what saw it
+ * @PCIEAUDIT_MON_SRC_BUS_NOTIFIER: the PCI bus notifier (added, removed).
+ * @PCIEAUDIT_MON_SRC_SAMPLER: the module's periodic read of LnkSta and
+ *	ACS control; a change that came and went between two samples is
+ *	not seen.
+ */
+enum pcieaudit_mon_source {
+	PCIEAUDIT_MON_SRC_BUS_NOTIFIER = 1,
+	PCIEAUDIT_MON_SRC_SAMPLER,
+};
+
+/**
+ * enum pcieaudit_mon_attr - PCIEAUDIT_CMD_MON_EVENT message
+ * @PCIEAUDIT_A_MON_SEQ: u64, the event's number, from 1, without gaps.
+ * @PCIEAUDIT_A_MON_TIME_NS: u64, CLOCK_REALTIME ns when it was seen.
+ * @PCIEAUDIT_A_MON_EVENT: u32, enum pcieaudit_mon_event.
+ * @PCIEAUDIT_A_MON_SOURCE: u32, enum pcieaudit_mon_source.
+ * @PCIEAUDIT_A_MON_ADDR: nest, enum pcieaudit_addr_attr; the function.
+ * @PCIEAUDIT_A_MON_LNKCAP: u32, LnkCap (link events).
+ * @PCIEAUDIT_A_MON_LNKSTA_OLD: u16, LnkSta at the previous sample.
+ * @PCIEAUDIT_A_MON_LNKSTA: u16, LnkSta now.
+ * @PCIEAUDIT_A_MON_ACS_CTRL_OLD: u16, ACS control at the previous sample.
+ * @PCIEAUDIT_A_MON_ACS_CTRL: u16, ACS control now.
+ */
+enum pcieaudit_mon_attr {
+	PCIEAUDIT_A_MON_SEQ = 1,
+	PCIEAUDIT_A_MON_TIME_NS,
+	PCIEAUDIT_A_MON_EVENT,
+	PCIEAUDIT_A_MON_SOURCE,
+	PCIEAUDIT_A_MON_ADDR,
+	PCIEAUDIT_A_MON_LNKCAP,
+	PCIEAUDIT_A_MON_LNKSTA_OLD,
+	PCIEAUDIT_A_MON_LNKSTA,
+	PCIEAUDIT_A_MON_ACS_CTRL_OLD,
+	PCIEAUDIT_A_MON_ACS_CTRL,
+	PCIEAUDIT_A_MON_PAD,
+
+	__PCIEAUDIT_A_MON_MAX,
+	PCIEAUDIT_A_MON_MAX = __PCIEAUDIT_A_MON_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_PCIEAUDIT_H */

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Link health over time. Every PCI function is tracked from module load or
+ * hot-add until its removal: a bus notifier on pci_bus_type reports
+ * additions and removals, and a delayed work samples LnkSta and ACS control
+ * of each tracked function every monitor_interval_ms. Changes become
+ * PCIEAUDIT_CMD_MON_EVENT messages on the "monitor" multicast group and
+ * feed each function's link history, which DEV_GET replies carry.
+ *
+ * Read-only and as careful as dev_facts.c: only pci_user_read_config_word(),
+ * which waits out a reset and never wakes the function; a function the
+ * kernel has in D3cold or disconnected is not read at all, and a read of
+ * all ones is no sample. The bwctrl driver (6.13+) and the pci_hp_event and
+ * pcie_link_event tracepoints see link changes as they happen, but neither
+ * offers a module an exported interface (no notifier, no exported
+ * tracepoint), so sampling is the source on every kernel; each event says
+ * where it came from.
+ *
+ * Locking: mon_lock guards the table and the event sequence. The bus
+ * notifier runs under pci_lock_rescan_remove() and DEV_GET dumps hold it
+ * too, so mon_lock always nests inside it. Each entry holds a reference to
+ * its pci_dev, dropped when the notifier sees the removal or at exit.
+ */
+#include <linux/hashtable.h>
+#include <linux/ktime.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <linux/pcieaudit.h>
+
+#include "monitor.h"
+#include "netlink_internal.h"
+
+static unsigned int monitor_interval_ms = 1000;
+module_param(monitor_interval_ms, uint, 0444);
+MODULE_PARM_DESC(monitor_interval_ms,
+		 "LnkSta and ACS control sampling interval in ms (0: off, minimum 10)");
+
+/* LnkSta bits that make a link event; Link Training comes and goes. */
+#define LNKSTA_WATCHED	(PCI_EXP_LNKSTA_CLS | PCI_EXP_LNKSTA_NLW | \
+			 PCI_EXP_LNKSTA_DLLLA | PCI_EXP_LNKSTA_LBMS | \
+			 PCI_EXP_LNKSTA_LABS)
+/* What counts as a transition of the link itself. */
+#define LNKSTA_STATE	(PCI_EXP_LNKSTA_CLS | PCI_EXP_LNKSTA_NLW | \
+			 PCI_EXP_LNKSTA_DLLLA)
+
+struct mon_dev {
+	struct hlist_node node;
+	struct pci_dev *pdev;		/* referenced */
+	u16 link_pos;			/* 0: no link registers */
+	u16 acs_pos;			/* 0: no ACS */
+	bool have_lnksta, have_acs;
+	u16 lnksta, acs_ctrl;
+	u32 lnkcap;
+	u8 want_speed, want_width;	/* the lower LnkCap of both ends */
+	/* history */
+	u64 since_ns, last_change_ns, transitions, below_ns;
+	ktime_t last_sample;
+	bool below, seen_up;
+	u8 min_speed, min_width;
+};
+
+static DEFINE_MUTEX(mon_lock);
+static DEFINE_HASHTABLE(mon_table, 10);
+static u64 mon_seq;
+static bool mon_stopping;
+static void mon_sample_work(struct work_struct *work);
+static DECLARE_DELAYED_WORK(mon_work, mon_sample_work);
+
+const struct genl_multicast_group pcieaudit_mcgrps[1] = {
+	PCIEAUDIT_MCGRP_INIT(PCIEAUDIT_MCGRP_MONITOR),
+};
+
+static bool has_link_regs(struct pci_dev *pdev)
+{
+	switch (pci_pcie_type(pdev)) {
+	case PCI_EXP_TYPE_ENDPOINT:
+	case PCI_EXP_TYPE_LEG_END:
+	case PCI_EXP_TYPE_ROOT_PORT:
+	case PCI_EXP_TYPE_UPSTREAM:
+	case PCI_EXP_TYPE_DOWNSTREAM:
+	case PCI_EXP_TYPE_PCI_BRIDGE:
+	case PCI_EXP_TYPE_PCIE_BRIDGE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Not read: gone, or powered off, where a read would mean nothing. */
+static bool mon_readable(struct pci_dev *pdev)
+{
+	return !pci_dev_is_disconnected(pdev) &&
+	       READ_ONCE(pdev->current_state) != PCI_D3cold;
+}
+
+static bool mon_read_word(struct pci_dev *pdev, int pos, u16 *val)
+{
+	return !pci_user_read_config_word(pdev, pos, val) &&
+	       !PCI_POSSIBLE_ERROR(*val);
+}
+
+static bool mon_read_dword(struct pci_dev *pdev, int pos, u32 *val)
+{
+	return !pci_user_read_config_dword(pdev, pos, val) &&
+	       !PCI_POSSIBLE_ERROR(*val);
+}
+
+static struct mon_dev *mon_find(struct pci_dev *pdev)
+{
+	struct mon_dev *m;
+
+	hash_for_each_possible(mon_table, m, node, (unsigned long)pdev)
+		if (m->pdev == pdev)
+			return m;
+	return NULL;
+}
+
+static u64 mon_now_ns(void)
+{
+	return ktime_get_real_ns();
+}
+
+/* Multicasts one event; listeners or not, the sequence advances. */
+static void mon_emit(struct pci_dev *pdev, u32 event, u32 source,
+		     const struct mon_dev *m, u16 old_lnksta, u16 old_acs)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	mon_seq++;
+	if (!genl_has_listeners(&pcieaudit_family, &init_net, 0))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	hdr = genlmsg_put(skb, 0, 0, &pcieaudit_family, 0,
+			  PCIEAUDIT_CMD_MON_EVENT);
+	if (!hdr)
+		goto err;
+	if (nla_put_u64_64bit(skb, PCIEAUDIT_A_MON_SEQ, mon_seq,
+			      PCIEAUDIT_A_MON_PAD) ||
+	    nla_put_u64_64bit(skb, PCIEAUDIT_A_MON_TIME_NS, mon_now_ns(),
+			      PCIEAUDIT_A_MON_PAD) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_MON_EVENT, event) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_MON_SOURCE, source) ||
+	    pcieaudit_nl_put_addr(skb, PCIEAUDIT_A_MON_ADDR, pdev))
+		goto err;
+	if (!PCIEAUDIT_MCGRP_PRIVILEGED)
+		goto done;
+	if (event == PCIEAUDIT_MON_LINK &&
+	    (nla_put_u32(skb, PCIEAUDIT_A_MON_LNKCAP, m->lnkcap) ||
+	     nla_put_u16(skb, PCIEAUDIT_A_MON_LNKSTA_OLD, old_lnksta) ||
+	     nla_put_u16(skb, PCIEAUDIT_A_MON_LNKSTA, m->lnksta)))
+		goto err;
+	if (event == PCIEAUDIT_MON_ACS &&
+	    (nla_put_u16(skb, PCIEAUDIT_A_MON_ACS_CTRL_OLD, old_acs) ||
+	     nla_put_u16(skb, PCIEAUDIT_A_MON_ACS_CTRL, m->acs_ctrl)))
+		goto err;
+done:
+	genlmsg_end(skb, hdr);
+	/* -ESRCH: the last listener left meanwhile. */
+	genlmsg_multicast(&pcieaudit_family, skb, 0, 0, GFP_KERNEL);
+	return;
+err:
+	nlmsg_free(skb);
+}
+
+static bool lnksta_up(u16 lnksta)
+{
+	return lnksta & PCI_EXP_LNKSTA_NLW;
+}
+
+/* Adds the time since the previous sample to the history. */
+static void mon_account(struct mon_dev *m, ktime_t now)
+{
+	if (m->below && m->last_sample)
+		m->below_ns += ktime_to_ns(ktime_sub(now, m->last_sample));
+	m->last_sample = now;
+}
+
+static void mon_note_lnksta(struct mon_dev *m, u16 lnksta)
+{
+	u8 speed = lnksta & PCI_EXP_LNKSTA_CLS;
+	u8 width = (lnksta & PCI_EXP_LNKSTA_NLW) >> PCI_EXP_LNKSTA_NLW_SHIFT;
+
+	m->below = false;
+	if (!lnksta_up(lnksta))
+		return;
+	if (!m->seen_up || speed < m->min_speed)
+		m->min_speed = speed;
+	if (!m->seen_up || width < m->min_width)
+		m->min_width = width;
+	m->seen_up = true;
+	m->below = (m->want_speed && speed < m->want_speed) ||
+		   (m->want_width && width < m->want_width);
+}
+
+/* Samples one function; emits what changed. */
+static void mon_sample(struct mon_dev *m)
+{
+	struct pci_dev *pdev = m->pdev;
+	ktime_t now = ktime_get();
+	u16 val, old;
+
+	mon_account(m, now);
+	if (!mon_readable(pdev))
+		return;
+	if (m->link_pos &&
+	    mon_read_word(pdev, m->link_pos + PCI_EXP_LNKSTA, &val)) {
+		old = m->lnksta;
+		if (!m->have_lnksta) {
+			m->lnksta = val;
+			m->have_lnksta = true;
+			mon_note_lnksta(m, val);
+		} else if ((old ^ val) & LNKSTA_WATCHED) {
+			m->lnksta = val;
+			if ((old ^ val) & LNKSTA_STATE) {
+				m->transitions++;
+				m->last_change_ns = mon_now_ns();
+			}
+			mon_note_lnksta(m, val);
+			mon_emit(pdev, PCIEAUDIT_MON_LINK,
+				 PCIEAUDIT_MON_SRC_SAMPLER, m, old, 0);
+		}
+	}
+	if (m->acs_pos &&
+	    mon_read_word(pdev, m->acs_pos + PCI_ACS_CTRL, &val)) {
+		old = m->acs_ctrl;
+		m->acs_ctrl = val;
+		if (m->have_acs && old != val)
+			mon_emit(pdev, PCIEAUDIT_MON_ACS,
+				 PCIEAUDIT_MON_SRC_SAMPLER, m, 0, old);
+		m->have_acs = true;
+	}
+}
+
+/* The link's best: the lower LnkCap of the function and the port above. */
+static void mon_read_caps(struct mon_dev *m)
+{
+	struct pci_dev *up = pci_upstream_bridge(m->pdev);
+	u32 upcap;
+
+	if (!mon_readable(m->pdev) ||
+	    !mon_read_dword(m->pdev, m->link_pos + PCI_EXP_LNKCAP, &m->lnkcap)) {
+		m->lnkcap = 0;
+		return;
+	}
+	m->want_speed = m->lnkcap & PCI_EXP_LNKCAP_SLS;
+	m->want_width = (m->lnkcap & PCI_EXP_LNKCAP_MLW) >> 4;
+	switch (pci_pcie_type(m->pdev)) {
+	case PCI_EXP_TYPE_ROOT_PORT:
+	case PCI_EXP_TYPE_DOWNSTREAM:
+		/* The other end is below; its function reports the link. */
+		return;
+	}
+	if (!up || !pci_is_pcie(up) || !mon_readable(up) ||
+	    !mon_read_dword(up, pci_pcie_cap(up) + PCI_EXP_LNKCAP, &upcap))
+		return;
+	m->want_speed = min_t(u8, m->want_speed, upcap & PCI_EXP_LNKCAP_SLS);
+	m->want_width = min_t(u8, m->want_width,
+			      (upcap & PCI_EXP_LNKCAP_MLW) >> 4);
+}
+
+/* Starts tracking pdev; NULL when it is tracked already or memory is short. */
+static struct mon_dev *mon_track(struct pci_dev *pdev)
+{
+	struct mon_dev *m;
+
+	if (mon_find(pdev))
+		return NULL;
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return NULL;
+	m->pdev = pci_dev_get(pdev);
+	m->since_ns = mon_now_ns();
+	if (pci_is_pcie(pdev) && has_link_regs(pdev)) {
+		m->link_pos = pci_pcie_cap(pdev);
+		mon_read_caps(m);
+	}
+	m->acs_pos = pcieaudit_acs_pos(pdev);
+	hash_add(mon_table, &m->node, (unsigned long)pdev);
+	if (monitor_interval_ms)
+		mon_sample(m);
+	return m;
+}
+
+static void mon_untrack(struct mon_dev *m)
+{
+	hash_del(&m->node);
+	pci_dev_put(m->pdev);
+	kfree(m);
+}
+
+static int mon_bus_notify(struct notifier_block *nb, unsigned long action,
+			  void *data)
+{
+	struct pci_dev *pdev = to_pci_dev(data);
+	struct pci_dev *up;
+	struct mon_dev *m;
+
+	if (action != BUS_NOTIFY_ADD_DEVICE && action != BUS_NOTIFY_DEL_DEVICE)
+		return NOTIFY_DONE;
+	mutex_lock(&mon_lock);
+	if (mon_stopping)
+		goto out;
+	if (action == BUS_NOTIFY_ADD_DEVICE) {
+		/*
+		 * The port's link came up before the function could appear:
+		 * sample it first, so its event comes first.
+		 */
+		up = pci_upstream_bridge(pdev);
+		m = up ? mon_find(up) : NULL;
+		if (m && monitor_interval_ms)
+			mon_sample(m);
+		if (mon_track(pdev))
+			mon_emit(pdev, PCIEAUDIT_MON_ADDED,
+				 PCIEAUDIT_MON_SRC_BUS_NOTIFIER, NULL, 0, 0);
+	} else {
+		m = mon_find(pdev);
+		if (m) {
+			mon_emit(pdev, PCIEAUDIT_MON_REMOVED,
+				 PCIEAUDIT_MON_SRC_BUS_NOTIFIER, m, 0, 0);
+			mon_untrack(m);
+		}
+	}
+out:
+	mutex_unlock(&mon_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block mon_nb = {
+	.notifier_call = mon_bus_notify,
+};
+
+static unsigned long mon_interval(void)
+{
+	return msecs_to_jiffies(max(monitor_interval_ms, 10U));
+}
+
+static void mon_sample_work(struct work_struct *work)
+{
+	struct mon_dev *m;
+	unsigned int bkt;
+
+	mutex_lock(&mon_lock);
+	hash_for_each(mon_table, bkt, m, node) {
+		mon_sample(m);
+		cond_resched();
+	}
+	if (!mon_stopping)
+		schedule_delayed_work(&mon_work, mon_interval());
+	mutex_unlock(&mon_lock);
+}
+
+/**
+ * pcieaudit_monitor_history_size - room pcieaudit_monitor_put_history() needs
+ *
+ * Return: the most bytes the link-history nest takes in a message.
+ */
+size_t pcieaudit_monitor_history_size(void)
+{
+	return nla_total_size(0) +			/* the nest */
+	       4 * nla_total_size_64bit(sizeof(u64)) +	/* since to last change */
+	       nla_total_size(sizeof(u32)) +		/* interval */
+	       2 * nla_total_size(sizeof(u8));		/* slowest, narrowest */
+}
+
+/**
+ * pcieaudit_monitor_put_history - a function's link history as a nest
+ * @skb: message
+ * @pdev: the function
+ *
+ * Context: may sleep (mon_lock).
+ * Return: 0 (also when there is no history to report) or -EMSGSIZE.
+ */
+int pcieaudit_monitor_put_history(struct sk_buff *skb, struct pci_dev *pdev)
+{
+	struct nlattr *nest;
+	struct mon_dev *m;
+	int ret = 0;
+
+	if (!monitor_interval_ms)
+		return 0;
+	mutex_lock(&mon_lock);
+	m = mon_find(pdev);
+	if (!m || !m->link_pos)
+		goto out;
+	mon_account(m, ktime_get());
+	ret = -EMSGSIZE;
+	nest = nla_nest_start(skb, PCIEAUDIT_A_DEV_LINK_HISTORY);
+	if (!nest)
+		goto out;
+	if (nla_put_u64_64bit(skb, PCIEAUDIT_A_HIST_SINCE_NS, m->since_ns,
+			      PCIEAUDIT_A_HIST_PAD) ||
+	    nla_put_u64_64bit(skb, PCIEAUDIT_A_HIST_TRANSITIONS, m->transitions,
+			      PCIEAUDIT_A_HIST_PAD) ||
+	    nla_put_u64_64bit(skb, PCIEAUDIT_A_HIST_BELOW_NS, m->below_ns,
+			      PCIEAUDIT_A_HIST_PAD) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_HIST_INTERVAL_MS,
+			max(monitor_interval_ms, 10U)))
+		goto cancel;
+	if (m->seen_up &&
+	    (nla_put_u8(skb, PCIEAUDIT_A_HIST_MIN_SPEED, m->min_speed) ||
+	     nla_put_u8(skb, PCIEAUDIT_A_HIST_MIN_WIDTH, m->min_width)))
+		goto cancel;
+	if (m->last_change_ns &&
+	    nla_put_u64_64bit(skb, PCIEAUDIT_A_HIST_LAST_CHANGE_NS,
+			      m->last_change_ns, PCIEAUDIT_A_HIST_PAD))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	ret = 0;
+	goto out;
+cancel:
+	nla_nest_cancel(skb, nest);
+out:
+	mutex_unlock(&mon_lock);
+	return ret;
+}
+
+/**
+ * pcieaudit_monitor_init - track every function and start sampling
+ *
+ * Context: after the family is registered: events may go out at once.
+ * Return: 0 or a negative errno.
+ */
+int pcieaudit_monitor_init(void)
+{
+	struct pci_dev *pdev = NULL;
+	int ret;
+
+	/*
+	 * First the notifier, then the walk: a function added in between is
+	 * seen twice, and mon_track() takes it once.
+	 */
+	ret = bus_register_notifier(&pci_bus_type, &mon_nb);
+	if (ret)
+		return ret;
+	pci_lock_rescan_remove();
+	mutex_lock(&mon_lock);
+	for_each_pci_dev(pdev)
+		mon_track(pdev);
+	mutex_unlock(&mon_lock);
+	pci_unlock_rescan_remove();
+	if (monitor_interval_ms)
+		schedule_delayed_work(&mon_work, mon_interval());
+	return 0;
+}
+
+/**
+ * pcieaudit_monitor_exit - stop sampling, drop every reference
+ *
+ * Context: before the family is unregistered.
+ */
+void pcieaudit_monitor_exit(void)
+{
+	struct hlist_node *tmp;
+	struct mon_dev *m;
+	unsigned int bkt;
+
+	bus_unregister_notifier(&pci_bus_type, &mon_nb);
+	mutex_lock(&mon_lock);
+	mon_stopping = true;
+	mutex_unlock(&mon_lock);
+	cancel_delayed_work_sync(&mon_work);
+	mutex_lock(&mon_lock);
+	hash_for_each_safe(mon_table, bkt, tmp, m, node)
+		mon_untrack(m);
+	mutex_unlock(&mon_lock);
+}

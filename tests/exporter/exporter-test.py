@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""pcieaudit-cli exporter under load: 4 concurrent scrapers and malformed
+HTTP requests at once, on the H200 guest fixture (--sysfs). Every scrape
+must answer 200 with a body promtool accepts, whose link gauges agree with
+sysfs's own current_link_speed/width and max_link_speed/width files (the
+oracle: the kernel's decode, not ours). The exporter must survive the
+malformed requests, and exit 0 on SIGTERM. Prints the scrape latencies."""
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CLI = os.path.join(TOP, "user", "pcieaudit-cli")
+FIXTURE = os.environ.get("PA_FIXTURE",
+                         os.path.join(os.path.dirname(TOP), "shared", "fixtures", "h200-vm-guest"))
+SCRAPERS = 4
+SCRAPES = int(os.environ.get("PA_SCRAPES", "25"))
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL:", msg, flush=True)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def sysfs_oracle():
+    """bdf -> {speed, width, max_speed, max_width} from sysfs's text."""
+    out = {}
+    devs = os.path.join(FIXTURE, "devices")
+    for bdf in sorted(os.listdir(devs)):
+        d = {}
+        for key, name in (("speed", "current_link_speed"), ("width", "current_link_width"),
+                          ("max_speed", "max_link_speed"), ("max_width", "max_link_width")):
+            try:
+                text = open(os.path.join(devs, bdf, name)).read().strip()
+            except OSError:
+                continue
+            m = re.match(r"([0-9.]+)", text)
+            if m:
+                d[key] = float(m.group(1))
+        if d:
+            out[bdf] = d
+    return out
+
+
+def parse(body):
+    series = {}
+    for line in body.splitlines():
+        if line.startswith("#") or not line:
+            continue
+        m = re.match(r'([a-z_]+)(\{[^}]*\})? (\S+)$', line)
+        if not m:
+            fail("unparsable line: " + line)
+            continue
+        series[(m.group(1), m.group(2) or "")] = float(m.group(3))
+    return series
+
+
+def check_body(body, oracle):
+    r = subprocess.run(["promtool", "check", "metrics"], input=body.encode(),
+                       capture_output=True)
+    if r.returncode:
+        fail("promtool: " + (r.stdout + r.stderr).decode())
+    s = parse(body)
+    if s.get(("pcieaudit_up", "")) != 1:
+        fail("pcieaudit_up is not 1")
+    names = {"speed": "pcieaudit_link_speed_gts", "width": "pcieaudit_link_width",
+             "max_speed": "pcieaudit_link_max_speed_gts", "max_width": "pcieaudit_link_max_width"}
+    compared = 0
+    for bdf, want in oracle.items():
+        for key, value in want.items():
+            got = s.get((names[key], '{bdf="%s"}' % bdf))
+            if got is None:
+                fail("%s: no %s" % (bdf, names[key]))
+            elif abs(got - value) > 1e-9:
+                fail("%s: %s %s, sysfs says %s" % (bdf, names[key], got, value))
+            compared += 1
+    return compared
+
+
+def scraper(url, latencies, bodies):
+    for _ in range(SCRAPES):
+        t = time.monotonic()
+        try:
+            with urllib.request.urlopen(url, timeout=10) as r:
+                body = r.read().decode()
+                if r.status != 200:
+                    fail("status %d" % r.status)
+                if not r.headers.get("Content-Type", "").startswith("text/plain; version=0.0.4"):
+                    fail("content type " + r.headers.get("Content-Type", ""))
+        except (urllib.error.URLError, OSError) as e:
+            fail("scrape: %s" % e)
+            continue
+        latencies.append(time.monotonic() - t)
+        bodies.add(re.sub(r"pcieaudit_scrape_duration_seconds \S+", "", body))
+
+
+def raw(port, data, read=True):
+    """Sends data; returns the status line, or '' when the server closed."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=15)
+    try:
+        s.sendall(data)
+        if not read:
+            return ""
+        s.shutdown(socket.SHUT_WR)
+        reply = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            reply += chunk
+        return reply.split(b"\r\n", 1)[0].decode(errors="replace")
+    except OSError as e:
+        return "error: %s" % e
+    finally:
+        s.close()
+
+
+# Each answer's status line must match; "" is a close without an answer
+# and "error: ..." a close while the request was still being sent (libmicrohttpd
+# answers 431/414 and closes as soon as a header or URL grows too big).
+ANY_4XX_OR_CLOSE = r"^(HTTP/1\.[01] 4\d\d |$|error: )"
+MALFORMED = [
+    ("garbage request line", b"GARBAGE\r\n\r\n", ANY_4XX_OR_CLOSE),
+    ("unknown version", b"GET /metrics HTTP/9.9\r\nHost: x\r\n\r\n", r"^(HTTP/1\.[01] (400|505) |$)"),
+    # RFC 9112 wants a 400; libmicrohttpd is lenient and serves it.
+    ("HTTP/1.1 without Host", b"GET /metrics HTTP/1.1\r\n\r\n", r"^HTTP/1\.1 (400|200) "),
+    ("header without colon", b"GET /metrics HTTP/1.1\r\nHost: x\r\nbroken header\r\n\r\n", ANY_4XX_OR_CLOSE),
+    ("64 KiB header", b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 65536 + b"\r\n\r\n", ANY_4XX_OR_CLOSE),
+    ("64 KiB URL", b"GET /" + b"a" * 65536 + b" HTTP/1.1\r\nHost: x\r\n\r\n", ANY_4XX_OR_CLOSE),
+    ("POST with body", b"POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello", r"^HTTP/1\.1 405 "),
+    ("bad Content-Length", b"GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", ANY_4XX_OR_CLOSE),
+    ("binary", bytes(range(256)) * 4, ANY_4XX_OR_CLOSE),
+    ("unknown path", b"GET /../../etc/passwd HTTP/1.0\r\n\r\n", r"^HTTP/1\.[01] 404 "),
+    ("truncated request", b"GET /metr", ANY_4XX_OR_CLOSE),
+]
+
+
+def malformed(port):
+    for name, data, want in MALFORMED:
+        status = raw(port, data)
+        if not re.match(want, status):
+            fail("%s: answered %r" % (name, status))
+    # A client that sends half a request and waits: the others go on.
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHo")
+    return s
+
+
+def main():
+    if not os.access(CLI, os.X_OK):
+        sys.exit("build the CLI first: make cli")
+    oracle = sysfs_oracle()
+    if not oracle:
+        sys.exit("no link attributes under " + FIXTURE)
+    bad = subprocess.run([CLI, "exporter", "--listen", "example.org:80"], capture_output=True)
+    if bad.returncode != 2:
+        fail("--listen example.org:80 exited %d, want 2" % bad.returncode)
+    port = free_port()
+    err = tempfile.TemporaryFile()
+    proc = subprocess.Popen([CLI, "exporter", "--sysfs", FIXTURE, "--listen",
+                             "127.0.0.1:%d" % port], stderr=err)
+    url = "http://127.0.0.1:%d/metrics" % port
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    latencies, bodies = [], set()
+    threads = [threading.Thread(target=scraper, args=(url, latencies, bodies))
+               for _ in range(SCRAPERS)]
+    for t in threads:
+        t.start()
+    stalled = malformed(port)
+    for t in threads:
+        t.join()
+    stalled.close()
+    if proc.poll() is not None:
+        fail("the exporter died: exit %s" % proc.returncode)
+    compared = 0
+    for body in bodies:
+        compared += check_body(body, oracle)
+    # After all that, it still answers.
+    scraper(url, latencies, set())
+    proc.send_signal(signal.SIGTERM)
+    try:
+        rc = proc.wait(timeout=5)
+        if rc != 0:
+            fail("exit %d after SIGTERM" % rc)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        fail("no exit within 5 s of SIGTERM")
+    want = (SCRAPERS + 1) * SCRAPES
+    latencies.sort()
+    print("exporter: %d/%d scrapes answered by %d scrapers, %d distinct bodies, "
+          "%d link values compared with sysfs, %d malformed requests; latency median %.1f ms, max %.1f ms"
+          % (len(latencies), want, SCRAPERS, len(bodies), compared, len(MALFORMED) + 1,
+             latencies[len(latencies) // 2] * 1e3 if latencies else -1,
+             latencies[-1] * 1e3 if latencies else -1))
+    if len(latencies) != want:
+        fail("%d scrapes answered, want %d" % (len(latencies), want))
+    if failures:
+        err.seek(0)
+        sys.stderr.write(err.read().decode())
+        print("exporter test: FAILED (%d)" % len(failures))
+        sys.exit(1)
+    print("exporter test: passed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judges a monitor run (tests/monitor/monitor-init.sh) from its results.
+
+    check.py RESULTS
+    check.py --selftest
+
+Fails unless: the JSON listener saw, for the hot-plugged function and its
+root port, in this order: the function removed (bus notifier), the port's
+link down, the port's link up (sampler), the function added (bus notifier),
+with non-decreasing timestamps; an acs-changed event on the port with the
+value setpci wrote, and one back; the text listener printed the same
+events (same sequence numbers); no loss, or a loss signalled by a resync
+line; both listeners exited 4 with a message at rmmod, and one exited 0 on
+SIGTERM; the port's link history in report --json counts at least the two
+transitions the events showed; no kernel splat in dmesg. QEMU's own state
+(lspci of the port with the function unplugged: DLActive-) is the oracle
+for "down". Prints the event counts.
+"""
+import json
+import os
+import re
+import sys
+
+SPLAT = re.compile(
+    r'KASAN|UBSAN|BUG:|WARNING:|Oops|general protection fault|Kernel panic'
+    r'|possible (recursive |circular )?locking|inconsistent lock state'
+    r'|suspicious RCU usage|sleeping function called from invalid context'
+    r'|blocked for more than|refcount_t:|list_(add|del) corruption'
+    r'|unreferenced object|Call Trace:')
+
+
+def facts_of(res):
+    facts = {}
+    with open(os.path.join(res, "facts.txt")) as f:
+        for line in f:
+            k, _, v = line.rstrip("\n").partition("=")
+            facts[k] = v
+    return facts
+
+
+def param(cmdline, name):
+    m = re.search(r"\b%s=(\S+)" % name, cmdline)
+    return m.group(1) if m else None
+
+
+def judge(res, cmdline):
+    errors = []
+    facts = facts_of(res)
+    ep, port = param(cmdline, "pa_ep"), param(cmdline, "pa_port")
+    events, resyncs = [], 0
+    with open(os.path.join(res, "monitor.jsonl")) as f:
+        for line in f:
+            e = json.loads(line)
+            if e["event"] == "resync":
+                resyncs += 1
+            else:
+                events.append(e)
+    seqs = [e["seq"] for e in events]
+    if seqs != sorted(seqs):
+        errors.append("sequence numbers out of order: %s" % seqs)
+    if not resyncs and seqs and seqs != list(range(seqs[0], seqs[0] + len(seqs))):
+        errors.append("a gap in the sequence without a resync line: %s" % seqs)
+    times = [e["time"] for e in events]
+    if times != sorted(times):
+        errors.append("timestamps go backwards")
+
+    def find(start, pred, what):
+        for i in range(start, len(events)):
+            if pred(events[i]):
+                return i
+        errors.append("no %s after event %d" % (what, start))
+        return None
+
+    i = find(0, lambda e: e["event"] == "removed" and e["bdf"] == ep and
+             e["source"] == "bus-notifier", "removal of " + ep)
+    if i is not None:
+        i = find(i + 1, lambda e: e["event"] == "link" and e["bdf"] == port and
+                 not e["link"]["up"] and e["was"]["up"] and e["source"] == "sampler",
+                 "link down on " + port)
+    if i is not None:
+        i = find(i + 1, lambda e: e["event"] == "link" and e["bdf"] == port and
+                 e["link"]["up"] and e["source"] == "sampler", "link up on " + port)
+    if i is not None:
+        find(i + 1, lambda e: e["event"] == "added" and e["bdf"] == ep and
+             e["source"] == "bus-notifier", "addition of " + ep)
+
+    acs_set = facts.get("acs_set")
+    acs = [e for e in events if e["event"] == "acs-changed" and e["bdf"] == port]
+    if not acs_set:
+        errors.append("setpci could not read the port's ACS control")
+    elif [e["acs_ctrl"] for e in acs] != ["0x" + acs_set, "0x" + facts["acs_before"]]:
+        errors.append("acs-changed events %s, want to 0x%s and back to 0x%s"
+                      % ([e["acs_ctrl"] for e in acs], acs_set, facts["acs_before"]))
+
+    with open(os.path.join(res, "monitor.txt")) as f:
+        text = [l for l in f if "resync" not in l]
+    text_seqs = [int(re.search(r"seq (\d+)$", l).group(1)) for l in text]
+    if text_seqs != seqs:
+        errors.append("the text listener saw seq %s, the JSON one %s" % (text_seqs, seqs))
+
+    for k, want in (("unplug_rc", "0"), ("plug_rc", "0"), ("rmmod_rc", "0"),
+                    ("monitor_rc", "4"), ("monitor_json_rc", "4"),
+                    ("monitor_term_rc", "0"), ("report_rc", "0")):
+        if facts.get(k) != want:
+            errors.append("%s is %s, want %s" % (k, facts.get(k), want))
+    for name in ("monitor.err", "monitor-json.err"):
+        if "unloaded" not in open(os.path.join(res, name)).read():
+            errors.append(name + " does not say the module was unloaded")
+    # QEMU's view, the independent one: the port's link inactive while
+    # the slot is empty.
+    unplugged = open(os.path.join(res, "port-unplugged.txt")).read()
+    if "DLActive-" not in unplugged:
+        errors.append("lspci does not show the port's link down while unplugged")
+
+    report = json.load(open(os.path.join(res, "report.json")))
+    dev = {d["bdf"]: d for d in report["devices"]}
+    hist = (dev.get(port) or {}).get("link_history")
+    port_changes = [e for e in events if e["event"] == "link" and e["bdf"] == port and
+                    (e["link"]["up"] != e["was"]["up"] or e["link"]["width"] != e["was"]["width"]
+                     or e["link"]["speed_gts"] != e["was"]["speed_gts"])]
+    if not hist:
+        errors.append("no link_history for %s in report --json" % port)
+    elif hist["transitions"] < len(port_changes) or hist["transitions"] < 2:
+        errors.append("link_history of %s counts %d transitions, the events %d"
+                      % (port, hist["transitions"], len(port_changes)))
+    if not (dev.get(ep) or {}).get("link_history"):
+        errors.append("no link_history for the replugged %s" % ep)
+
+    for line in open(os.path.join(res, "dmesg.txt"), errors="replace"):
+        if SPLAT.search(line):
+            errors.append("splat: " + line.strip())
+    # The sampler's passes, as the function_graph tracer timed them.
+    durations = []
+    trace = os.path.join(res, "sample-trace.txt")
+    if os.path.exists(trace):
+        for line in open(trace):
+            m = re.search(r"([0-9.]+) us", line)
+            if m:
+                durations.append(float(m.group(1)))
+    if durations:
+        durations.sort()
+        n = int(facts.get("functions", "0"))
+        med = durations[len(durations) // 2]
+        print("sampler: %d passes over %d functions, median %.1f us (%.2f us a function), "
+              "max %.1f us; at one pass a second: %.4f%% of a core"
+              % (len(durations), n, med, med / max(n, 1), durations[-1], med / 1e4))
+    else:
+        print("sampler: not timed (no function_graph tracer in this kernel)")
+    kinds = {}
+    for e in events:
+        kinds[e["event"]] = kinds.get(e["event"], 0) + 1
+    print("monitor: %d events (%s), %d resync lines, %d lost; port transitions %s"
+          % (len(events), ", ".join("%s %d" % kv for kv in sorted(kinds.items())), resyncs,
+             (seqs[-1] - seqs[0] + 1 - len(seqs)) if seqs else 0,
+             hist["transitions"] if hist else "?"))
+    return errors
+
+
+def selftest():
+    """The checker must reject a run whose events are out of order."""
+    import tempfile
+    d = tempfile.mkdtemp()
+    ev = [
+        {"seq": 1, "time": "1", "event": "added", "source": "bus-notifier", "bdf": "E"},
+        {"seq": 2, "time": "2", "event": "removed", "source": "bus-notifier", "bdf": "E"},
+    ]
+    open(os.path.join(d, "monitor.jsonl"), "w").write("".join(json.dumps(e) + "\n" for e in ev))
+    open(os.path.join(d, "monitor.txt"), "w").write("x seq 1\nx seq 2\n")
+    open(os.path.join(d, "facts.txt"), "w").write("unplug_rc=0\n")
+    for n in ("monitor.err", "monitor-json.err", "port-unplugged.txt", "dmesg.txt"):
+        open(os.path.join(d, n), "w").write("")
+    open(os.path.join(d, "report.json"), "w").write('{"devices": []}')
+    errors = judge(d, "pa_ep=E pa_port=P")
+    if not any("link down" in e for e in errors):
+        sys.exit("selftest: the checker accepted a bad run: %s" % errors)
+    print("check.py selftest: ok")
+
+
+def main():
+    if sys.argv[1:] == ["--selftest"]:
+        selftest()
+        return
+    res = sys.argv[1]
+    cmdline = facts_of(res).get("cmdline") or open("/proc/self/cmdline").read()
+    errors = judge(res, cmdline)
+    for e in errors:
+        print("FAIL:", e)
+    sys.exit(1 if errors else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+#!/bin/sh
+# shellcheck shell=dash
+# /init of the monitor test (busybox ash). Runs pcieaudit-cli monitor (text
+# and JSON, two listeners) while the host hot-unplugs and replugs pa_ep
+# through QMP when asked on the console ("PA-MON-REQUEST unplug|plug"),
+# changes ACS control of pa_port with setpci, then removes the module under
+# the listeners. Judges nothing: check.py does, on the host.
+# shellcheck disable=SC1091 # tests/vm/guest-lib.sh, installed by build-initramfs.sh
+. /lib/pcieaudit/guest-lib.sh
+guest_mount
+
+CLI=/usr/bin/pcieaudit-cli
+KO=/lib/pcieaudit/pcieaudit.ko
+EP='' PORT=''
+read -r CMDLINE </proc/cmdline
+for arg in $CMDLINE; do
+	case $arg in
+	pa_ep=*) EP=${arg#*=} ;;
+	pa_port=*) PORT=${arg#*=} ;;
+	esac
+done
+R=/tmp/results
+mkdir -p "$R"
+fact() { echo "$1=$2" >>"$R/facts.txt"; }
+now() { date -u +%Y-%m-%dT%H:%M:%S; }
+# Waits up to $2 s for the path $1 to exist (or, with $3 = gone, to vanish).
+wait_path() {
+	i=0
+	while [ $i -lt $(($2 * 10)) ]; do
+		if [ "${3:-}" = gone ]; then [ -e "$1" ] || return 0
+		else [ -e "$1" ] && return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+fact kernel "$(uname -r)"
+fact cmdline "$CMDLINE"
+# The function stays without a driver: pciehp and the link are the subject.
+echo 0 >/sys/bus/pci/drivers_autoprobe
+insmod $KO monitor_interval_ms=50
+fact insmod_rc $?
+$CLI monitor >"$R/monitor.txt" 2>"$R/monitor.err" &
+P1=$!
+$CLI monitor --json >"$R/monitor.jsonl" 2>"$R/monitor-json.err" &
+P2=$!
+sleep 2
+lspci -D -vvv -s "$PORT" >"$R/port-before.txt" 2>&1
+
+# 1. hot-unplug: the host's device_del presses the attention button; pciehp
+# removes the function after 5 s and powers the slot off.
+echo "PA-MON-REQUEST unplug $(now)"
+wait_path "/sys/bus/pci/devices/$EP" 60 gone
+fact unplug_rc $?
+sleep 2
+lspci -D -vvv -s "$PORT" >"$R/port-unplugged.txt" 2>&1
+# 2. replug
+echo "PA-MON-REQUEST plug $(now)"
+wait_path "/sys/bus/pci/devices/$EP" 60
+fact plug_rc $?
+sleep 2
+
+# 3. ACS control of the port, changed and restored by setpci (the test's
+# write, never the module's): Source Validation toggled.
+ACS=$(setpci -s "$PORT" ECAP_ACS+6.w 2>/dev/null)
+fact acs_before "$ACS"
+if [ -n "$ACS" ]; then
+	NEW=$(printf '%04x' $((0x$ACS ^ 1)))
+	setpci -s "$PORT" ECAP_ACS+6.w="$NEW"
+	fact acs_set "$NEW"
+	sleep 1
+	setpci -s "$PORT" ECAP_ACS+6.w="$ACS"
+	sleep 1
+fi
+$CLI report --json >"$R/report.json" 2>"$R/report.err"
+fact report_rc $?
+
+# The sampler's cost: each pass's duration from the function_graph tracer
+# (depth 1), with the interval at 50 ms, for 3 s.
+T=/sys/kernel/tracing
+mount -t tracefs nodev $T 2>/dev/null
+if [ -w $T/set_graph_function ] && echo mon_sample_work >$T/set_graph_function 2>/dev/null; then
+	echo 1 >$T/max_graph_depth
+	echo function_graph >$T/current_tracer
+	sleep 3
+	# Stopped before it is read: changing the tracer empties the buffer.
+	echo 0 >$T/tracing_on
+	grep mon_sample_work $T/trace >"$R/sample-trace.txt"
+	echo nop >$T/current_tracer
+	echo 1 >$T/tracing_on
+fi
+fact functions "$(ls /sys/bus/pci/devices | wc -l)"
+
+# 4. rmmod while both listeners run: each must exit 4.
+rmmod pcieaudit
+fact rmmod_rc $?
+wait $P1
+fact monitor_rc $?
+wait $P2
+fact monitor_json_rc $?
+
+# 5. A listener stopped by SIGTERM exits 0.
+insmod $KO
+$CLI monitor >/dev/null 2>"$R/monitor-term.err" &
+P3=$!
+sleep 3
+kill -TERM $P3
+wait $P3
+fact monitor_term_rc $?
+rmmod pcieaudit
+dmesg >"$R/dmesg.txt"
+fact finished 1
+guest_ship

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The exporter's pure parts: --listen parsing, the device series, and one
+ * collection on the H200 guest fixture and on a directory without one.
+ * tests/exporter/exporter-test.py drives the HTTP side.
+ */
+#include "testutil.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <linux/pci_regs.h>
+
+#include "aer.h"
+#include "exporter.h"
+#include "listen_addr.h"
+#include "metrics.h"
+
+#ifndef FIXTURES
+#define FIXTURES "../../../shared/fixtures"
+#endif
+
+static void listen_parses(void **state)
+{
+	static const char *const bad[] = {
+		"", ":9862", "127.0.0.1", "127.0.0.1:", "127.0.0.1:0",
+		"127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1:80x", "::1:80",
+		"[::1]", "[::1]80", "[]:80", "[127.0.0.1]:80", "example.org:80",
+		"256.0.0.1:80", "127.0.0.1: 80",
+	};
+	struct sockaddr_storage ss;
+	struct sockaddr_in *in4 = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+	socklen_t len;
+	char text[INET6_ADDRSTRLEN];
+
+	(void)state;
+	assert_int_equal(pa_listen_parse(PA_LISTEN_DEFAULT, &ss, &len), 0);
+	assert_int_equal(ss.ss_family, AF_INET);
+	assert_int_equal(in4->sin_addr.s_addr, htonl(INADDR_LOOPBACK));
+	assert_int_equal(ntohs(in4->sin_port), 9862);
+	assert_int_equal(pa_listen_parse("localhost:1", &ss, &len), 0);
+	assert_int_equal(in4->sin_addr.s_addr, htonl(INADDR_LOOPBACK));
+	assert_int_equal(pa_listen_parse("0.0.0.0:65535", &ss, &len), 0);
+	assert_int_equal(len, sizeof(struct sockaddr_in));
+	assert_int_equal(pa_listen_parse("[fe80::1]:9100", &ss, &len), 0);
+	assert_int_equal(ss.ss_family, AF_INET6);
+	assert_int_equal(len, sizeof(struct sockaddr_in6));
+	assert_int_equal(ntohs(in6->sin6_port), 9100);
+	inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof(text));
+	assert_string_equal(text, "fe80::1");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (pa_listen_parse(bad[i], &ss, &len) != -EINVAL)
+			fail_msg("accepted \"%s\"", bad[i]);
+}
+
+static int render_devices(FILE *f, const void *arg)
+{
+	return pa_metrics_devices(f, arg);
+}
+
+static void device_series(void **state)
+{
+	/* LnkCap: 16GT/s x16 with DLLLA reporting; LnkSta: 8GT/s x8, active. */
+	static const struct test_dev port = {
+		.bus = 0, .devfn = 0x08, .up_bus = -1, .class = 0x060400,
+		.pcie_type = PCI_EXP_TYPE_ROOT_PORT, .numa = -1,
+		.lnkcap = TEST_LINK(4, 16) | PCI_EXP_LNKCAP_DLLLARC,
+		.lnksta = TEST_LINK(3, 8) | PCI_EXP_LNKSTA_DLLLA,
+	};
+	static const struct test_dev nic = {
+		.bus = 1, .devfn = 0, .up_bus = 0, .up_devfn = 0x08,
+		.class = 0x020000, .pcie_type = PCI_EXP_TYPE_ENDPOINT,
+		.numa = -1, .lnkcap = TEST_LINK(4, 16), .lnksta = TEST_LINK(3, 8),
+	};
+	struct pa_report rep = { 0 };
+	char *text;
+	int ret;
+
+	(void)state;
+	test_add_dev(&rep, &port);
+	test_add_dev(&rep, &nic);
+	rep.devices[0].aer = (struct pa_aer){ .state = PA_AER_KNOWN, .cor = 7,
+		.has_rootport = true, .rp_cor = 9 };
+	pa_aer_set_unknown(&rep.devices[1].aer, "say \"why\"\\");
+	text = test_render(render_devices, &rep, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(text, "pcieaudit_link_speed_gts{bdf=\"0000:00:01.0\"} 8\n"));
+	assert_non_null(strstr(text, "pcieaudit_link_width{bdf=\"0000:01:00.0\"} 8\n"));
+	assert_non_null(strstr(text, "pcieaudit_link_max_speed_gts{bdf=\"0000:01:00.0\"} 16\n"));
+	assert_non_null(strstr(text, "pcieaudit_link_max_width{bdf=\"0000:00:01.0\"} 16\n"));
+	/* DLLLA only where LnkCap reports it. */
+	assert_non_null(strstr(text, "pcieaudit_link_active{bdf=\"0000:00:01.0\"} 1\n"));
+	assert_null(strstr(text, "pcieaudit_link_active{bdf=\"0000:01:00.0\"}"));
+	assert_non_null(strstr(text, "pcieaudit_aer_correctable_errors_total{bdf=\"0000:00:01.0\"} 7\n"));
+	assert_non_null(strstr(text, "pcieaudit_aer_rootport_errors_total{bdf=\"0000:00:01.0\",severity=\"correctable\"} 9\n"));
+	/* Unknown counters: no sample that reads as 0, a reason instead. */
+	assert_null(strstr(text, "pcieaudit_aer_correctable_errors_total{bdf=\"0000:01:00.0\"}"));
+	assert_non_null(strstr(text, "pcieaudit_aer_unknown{bdf=\"0000:01:00.0\",reason=\"say \\\"why\\\"\\\\\"} 1\n"));
+	assert_non_null(strstr(text, "# TYPE pcieaudit_aer_fatal_errors_total counter\n"));
+	free(text);
+	pa_report_clear(&rep);
+}
+
+static void collects(void **state)
+{
+	struct pa_exporter_opts o = { .sysfs = FIXTURES "/h200-vm-guest" };
+	char msg[512];
+	size_t len;
+	char *body;
+
+	(void)state;
+	body = pa_exporter_collect(&o, &len, msg, sizeof(msg));
+	assert_non_null(body);
+	assert_int_equal(strlen(body), len);
+	assert_string_equal(msg, "");
+	assert_non_null(strstr(body, "\npcieaudit_up 1\n"));
+	assert_non_null(strstr(body, "\npcieaudit_check_status "));
+	free(body);
+
+	o.sysfs = "/nonexistent-pcieaudit";
+	body = pa_exporter_collect(&o, &len, msg, sizeof(msg));
+	assert_non_null(body);
+	assert_non_null(strstr(body, "pcieaudit_up 0\n"));
+	assert_null(strstr(body, "pcieaudit_link_"));
+	assert_non_null(strstr(msg, "no PCI functions under /nonexistent-pcieaudit"));
+	free(body);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(listen_parses),
+		cmocka_unit_test(device_series),
+		cmocka_unit_test(collects),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "metrics.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/pci_regs.h>
+
+#include "bdf.h"
+#include "link.h"
+
+static void family(FILE *f, const char *name, const char *type,
+		   const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* A label value: backslash, double quote and newline escaped. */
+static void label_value(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+typedef void (*series_fn)(FILE *f, const char *name, const char *bdf,
+			  const struct pa_device *d);
+
+static void each_device(FILE *f, const struct pa_report *rep,
+			const char *name, series_fn fn)
+{
+	char bdf[PA_BDF_LEN];
+
+	for (size_t i = 0; i < rep->ndevices; i++) {
+		pa_bdf_format(&rep->devices[i].addr, bdf);
+		fn(f, name, bdf, &rep->devices[i]);
+	}
+}
+
+static void speed(FILE *f, const char *name, const char *bdf,
+		  const struct pa_device *d)
+{
+	struct pa_link_state st;
+
+	if (!d->has_link)
+		return;
+	pa_link_decode(&d->link, &st);
+	/* 0 is an encoding this CLI does not know: no sample, not a 0. */
+	if (st.speed > 0)
+		fprintf(f, "%s{bdf=\"%s\"} %g\n", name, bdf, st.speed);
+}
+
+static void max_speed(FILE *f, const char *name, const char *bdf,
+		      const struct pa_device *d)
+{
+	struct pa_link_state st;
+
+	if (!d->has_link)
+		return;
+	pa_link_decode(&d->link, &st);
+	if (st.max_speed > 0)
+		fprintf(f, "%s{bdf=\"%s\"} %g\n", name, bdf, st.max_speed);
+}
+
+static void width(FILE *f, const char *name, const char *bdf,
+		  const struct pa_device *d)
+{
+	struct pa_link_state st;
+
+	if (!d->has_link)
+		return;
+	pa_link_decode(&d->link, &st);
+	fprintf(f, "%s{bdf=\"%s\"} %u\n", name, bdf, st.width);
+}
+
+static void max_width(FILE *f, const char *name, const char *bdf,
+		      const struct pa_device *d)
+{
+	struct pa_link_state st;
+
+	if (!d->has_link)
+		return;
+	pa_link_decode(&d->link, &st);
+	fprintf(f, "%s{bdf=\"%s\"} %u\n", name, bdf, st.max_width);
+}
+
+/* DLLLA means something only where LnkCap's reporting bit says so. */
+static void active(FILE *f, const char *name, const char *bdf,
+		   const struct pa_device *d)
+{
+	if (!d->has_link || !(d->link.lnkcap & PCI_EXP_LNKCAP_DLLLARC))
+		return;
+	fprintf(f, "%s{bdf=\"%s\"} %d\n", name, bdf,
+		!!(d->link.lnksta & PCI_EXP_LNKSTA_DLLLA));
+}
+
+static void transitions(FILE *f, const char *name, const char *bdf,
+			const struct pa_device *d)
+{
+	if (d->has_history)
+		fprintf(f, "%s{bdf=\"%s\"} %" PRIu64 "\n", name, bdf,
+			d->history.transitions);
+}
+
+static void below(FILE *f, const char *name, const char *bdf,
+		  const struct pa_device *d)
+{
+	if (d->has_history)
+		fprintf(f, "%s{bdf=\"%s\"} %.3f\n", name, bdf,
+			(double)d->history.below_ns / 1e9);
+}
+
+static void slowest(FILE *f, const char *name, const char *bdf,
+		    const struct pa_device *d)
+{
+	double gts;
+
+	if (!d->has_history || !d->history.has_min)
+		return;
+	gts = pa_link_speed_gts(d->history.min_speed);
+	if (gts > 0)
+		fprintf(f, "%s{bdf=\"%s\"} %g\n", name, bdf, gts);
+}
+
+static void narrowest(FILE *f, const char *name, const char *bdf,
+		      const struct pa_device *d)
+{
+	if (d->has_history && d->history.has_min)
+		fprintf(f, "%s{bdf=\"%s\"} %u\n", name, bdf,
+			d->history.min_width);
+}
+
+static void last_change(FILE *f, const char *name, const char *bdf,
+			const struct pa_device *d)
+{
+	if (d->has_history && d->history.last_change_ns)
+		fprintf(f, "%s{bdf=\"%s\"} %.3f\n", name, bdf,
+			(double)d->history.last_change_ns / 1e9);
+}
+
+static void aer_cor(FILE *f, const char *name, const char *bdf,
+		    const struct pa_device *d)
+{
+	if (d->aer.state == PA_AER_KNOWN)
+		fprintf(f, "%s{bdf=\"%s\"} %" PRIu64 "\n", name, bdf, d->aer.cor);
+}
+
+static void aer_nonfatal(FILE *f, const char *name, const char *bdf,
+			 const struct pa_device *d)
+{
+	if (d->aer.state == PA_AER_KNOWN)
+		fprintf(f, "%s{bdf=\"%s\"} %" PRIu64 "\n", name, bdf,
+			d->aer.nonfatal);
+}
+
+static void aer_fatal(FILE *f, const char *name, const char *bdf,
+		      const struct pa_device *d)
+{
+	if (d->aer.state == PA_AER_KNOWN)
+		fprintf(f, "%s{bdf=\"%s\"} %" PRIu64 "\n", name, bdf, d->aer.fatal);
+}
+
+static void aer_rootport(FILE *f, const char *name, const char *bdf,
+			 const struct pa_device *d)
+{
+	if (d->aer.state != PA_AER_KNOWN || !d->aer.has_rootport)
+		return;
+	fprintf(f, "%s{bdf=\"%s\",severity=\"correctable\"} %" PRIu64 "\n",
+		name, bdf, d->aer.rp_cor);
+	fprintf(f, "%s{bdf=\"%s\",severity=\"nonfatal\"} %" PRIu64 "\n",
+		name, bdf, d->aer.rp_nonfatal);
+	fprintf(f, "%s{bdf=\"%s\",severity=\"fatal\"} %" PRIu64 "\n",
+		name, bdf, d->aer.rp_fatal);
+}
+
+static void aer_unknown(FILE *f, const char *name, const char *bdf,
+			const struct pa_device *d)
+{
+	if (d->aer.state != PA_AER_UNKNOWN)
+		return;
+	fprintf(f, "%s{bdf=\"%s\",reason=\"", name, bdf);
+	label_value(f, d->aer.reason);
+	fputs("\"} 1\n", f);
+}
+
+static const struct {
+	const char *name, *type, *help;
+	series_fn fn;
+} families[] = {
+	{ "pcieaudit_link_speed_gts", "gauge",
+	  "Current link speed in GT/s (LnkSta).", speed },
+	{ "pcieaudit_link_width", "gauge",
+	  "Current negotiated link width in lanes (LnkSta), 0 when down.", width },
+	{ "pcieaudit_link_max_speed_gts", "gauge",
+	  "The function's maximum link speed in GT/s (LnkCap).", max_speed },
+	{ "pcieaudit_link_max_width", "gauge",
+	  "The function's maximum link width in lanes (LnkCap).", max_width },
+	{ "pcieaudit_link_active", "gauge",
+	  "Data Link Layer Link Active (LnkSta), where LnkCap says it is reported.",
+	  active },
+	{ "pcieaudit_link_transitions_total", "counter",
+	  "Link speed, width or DLLLA changes the module sampled since it began tracking the function.",
+	  transitions },
+	{ "pcieaudit_link_below_capability_seconds_total", "counter",
+	  "Time the link was up below what both its ends support, since tracking began.",
+	  below },
+	{ "pcieaudit_link_slowest_speed_gts", "gauge",
+	  "The slowest speed the link was sampled at while up, since tracking began.",
+	  slowest },
+	{ "pcieaudit_link_narrowest_width", "gauge",
+	  "The narrowest width the link was sampled at while up, since tracking began.",
+	  narrowest },
+	{ "pcieaudit_link_last_change_timestamp_seconds", "gauge",
+	  "When the module last sampled a link transition (Unix time).",
+	  last_change },
+	{ "pcieaudit_aer_correctable_errors_total", "counter",
+	  "Correctable AER errors since boot (sysfs aer_dev_correctable).", aer_cor },
+	{ "pcieaudit_aer_nonfatal_errors_total", "counter",
+	  "Non-fatal uncorrectable AER errors since boot (aer_dev_nonfatal).",
+	  aer_nonfatal },
+	{ "pcieaudit_aer_fatal_errors_total", "counter",
+	  "Fatal uncorrectable AER errors since boot (aer_dev_fatal).", aer_fatal },
+	{ "pcieaudit_aer_rootport_errors_total", "counter",
+	  "AER error messages a root port received (aer_rootport_total_err_*).",
+	  aer_rootport },
+	{ "pcieaudit_aer_unknown", "gauge",
+	  "1 for a PCIe function whose AER counters cannot be read, with the reason.",
+	  aer_unknown },
+};
+
+int pa_metrics_devices(FILE *f, const struct pa_report *rep)
+{
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		family(f, families[i].name, families[i].type, families[i].help);
+		each_device(f, rep, families[i].name, families[i].fn);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+int pa_metrics_scrape(FILE *f, int up, double seconds)
+{
+	family(f, "pcieaudit_up", "gauge",
+	       "1 when the module (or sysfs) answered this scrape, else 0.");
+	fprintf(f, "pcieaudit_up %d\n", up);
+	family(f, "pcieaudit_scrape_duration_seconds", "gauge",
+	       "Time this scrape took to collect, in seconds.");
+	fprintf(f, "pcieaudit_scrape_duration_seconds %.6f\n", seconds);
+	return ferror(f) ? -EIO : 0;
+}
