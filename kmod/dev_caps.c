@@ -14,19 +14,8 @@
 #include <linux/string.h>
 #include <linux/pcieaudit.h>
 
+#include "config_read.h"
 #include "dev_caps.h"
-
-static bool read_word(struct pci_dev *pdev, int pos, u16 *val)
-{
-	return !pci_user_read_config_word(pdev, pos, val) &&
-	       !PCI_POSSIBLE_ERROR(*val);
-}
-
-static bool read_dword(struct pci_dev *pdev, int pos, u32 *val)
-{
-	return !pci_user_read_config_dword(pdev, pos, val) &&
-	       !PCI_POSSIBLE_ERROR(*val);
-}
 
 static bool read_ats(struct pci_dev *pdev, struct pcieaudit_dev_caps *c)
 {
@@ -35,8 +24,8 @@ static bool read_ats(struct pci_dev *pdev, struct pcieaudit_dev_caps *c)
 	if (!pos)
 		return true;
 	c->ats.pos = pos;
-	if (!read_word(pdev, pos + PCI_ATS_CAP, &c->ats.cap) ||
-	    !read_word(pdev, pos + PCI_ATS_CTRL, &c->ats.ctrl))
+	if (!pcieaudit_read_word(pdev, pos + PCI_ATS_CAP, &c->ats.cap) ||
+	    !pcieaudit_read_word(pdev, pos + PCI_ATS_CTRL, &c->ats.ctrl))
 		return false;
 	c->has_ats = true;
 	return true;
@@ -49,8 +38,8 @@ static bool read_expdev(struct pci_dev *pdev, struct pcieaudit_dev_caps *c)
 
 	if (!pci_is_pcie(pdev))
 		return true;
-	if (!read_dword(pdev, cap + PCI_EXP_DEVCAP, &c->expdev.devcap) ||
-	    !read_word(pdev, cap + PCI_EXP_DEVCTL, &c->expdev.devctl))
+	if (!pcieaudit_read_dword(pdev, cap + PCI_EXP_DEVCAP, &c->expdev.devcap) ||
+	    !pcieaudit_read_word(pdev, cap + PCI_EXP_DEVCTL, &c->expdev.devctl))
 		return false;
 	c->has_expdev = true;
 	return true;
@@ -96,7 +85,7 @@ static bool read_rebar(struct pci_dev *pdev, struct pcieaudit_dev_caps *c)
 
 	if (!pos)
 		return true;
-	if (!read_dword(pdev, pos + PCI_REBAR_CTRL, &ctrl))
+	if (!pcieaudit_read_dword(pdev, pos + PCI_REBAR_CTRL, &ctrl))
 		return false;
 	n = FIELD_GET(PCI_REBAR_CTRL_NBAR_MASK, ctrl);
 	for (e = 0; e < n && e < PCI_STD_NUM_BARS; e++) {
@@ -104,8 +93,8 @@ static bool read_rebar(struct pci_dev *pdev, struct pcieaudit_dev_caps *c)
 		u32 cap, ectrl;
 		unsigned int idx;
 
-		if (!read_dword(pdev, at + PCI_REBAR_CAP, &cap) ||
-		    !read_dword(pdev, at + PCI_REBAR_CTRL, &ectrl))
+		if (!pcieaudit_read_dword(pdev, at + PCI_REBAR_CAP, &cap) ||
+		    !pcieaudit_read_dword(pdev, at + PCI_REBAR_CTRL, &ectrl))
 			return false;
 		idx = ectrl & PCI_REBAR_CTRL_BAR_IDX;
 		if (idx >= PCI_STD_NUM_BARS || !c->bar[idx].flags)

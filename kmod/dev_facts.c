@@ -15,6 +15,7 @@
 #include <linux/pcieaudit.h>
 
 #include "acs_baseline.h"
+#include "config_read.h"
 #include "dev_facts.h"
 
 /* Outcome of reading one capability's registers. */
@@ -23,38 +24,6 @@ enum cfg_read {
 	CFG_OK,
 	CFG_UNREADABLE,		/* a read failed or returned all ones */
 };
-
-static bool read_word(struct pci_dev *pdev, int pos, u16 *val)
-{
-	return !pci_user_read_config_word(pdev, pos, val) &&
-	       !PCI_POSSIBLE_ERROR(*val);
-}
-
-static bool read_dword(struct pci_dev *pdev, int pos, u32 *val)
-{
-	return !pci_user_read_config_dword(pdev, pos, val) &&
-	       !PCI_POSSIBLE_ERROR(*val);
-}
-
-/*
- * Mirrors pcie_cap_has_lnkctl(), which is private to drivers/pci, as
- * pcie_capability_read_*() apply it: only these types have link registers.
- */
-static bool has_link_regs(struct pci_dev *pdev)
-{
-	switch (pci_pcie_type(pdev)) {
-	case PCI_EXP_TYPE_ENDPOINT:
-	case PCI_EXP_TYPE_LEG_END:
-	case PCI_EXP_TYPE_ROOT_PORT:
-	case PCI_EXP_TYPE_UPSTREAM:
-	case PCI_EXP_TYPE_DOWNSTREAM:
-	case PCI_EXP_TYPE_PCI_BRIDGE:
-	case PCI_EXP_TYPE_PCIE_BRIDGE:
-		return true;
-	default:
-		return false;
-	}
-}
 
 /*
  * The PCIe capability's registers at pci_pcie_cap() + offset, as
@@ -66,15 +35,15 @@ static enum cfg_read read_link(struct pci_dev *pdev, struct pcieaudit_link *l)
 {
 	int cap = pci_pcie_cap(pdev);
 
-	if (!pci_is_pcie(pdev) || !has_link_regs(pdev))
+	if (!pci_is_pcie(pdev) || !pcieaudit_has_link_regs(pdev))
 		return CFG_ABSENT;
-	if (!read_dword(pdev, cap + PCI_EXP_LNKCAP, &l->lnkcap) ||
-	    !read_word(pdev, cap + PCI_EXP_LNKSTA, &l->lnksta))
+	if (!pcieaudit_read_dword(pdev, cap + PCI_EXP_LNKCAP, &l->lnkcap) ||
+	    !pcieaudit_read_word(pdev, cap + PCI_EXP_LNKSTA, &l->lnksta))
 		return CFG_UNREADABLE;
 	l->has_v2 = (pcie_caps_reg(pdev) & PCI_EXP_FLAGS_VERS) > 1;
 	if (l->has_v2 &&
-	    (!read_dword(pdev, cap + PCI_EXP_LNKCAP2, &l->lnkcap2) ||
-	     !read_word(pdev, cap + PCI_EXP_LNKCTL2, &l->lnkctl2)))
+	    (!pcieaudit_read_dword(pdev, cap + PCI_EXP_LNKCAP2, &l->lnkcap2) ||
+	     !pcieaudit_read_word(pdev, cap + PCI_EXP_LNKCTL2, &l->lnkctl2)))
 		return CFG_UNREADABLE;
 	return CFG_OK;
 }
@@ -85,8 +54,8 @@ static enum cfg_read read_acs(struct pci_dev *pdev, struct pcieaudit_acs *a)
 	if (!a->pos)
 		return CFG_ABSENT;
 	a->has_ctrl_at_load = pcieaudit_acs_baseline(pdev, &a->ctrl_at_load);
-	if (!read_word(pdev, a->pos + PCI_ACS_CAP, &a->cap) ||
-	    !read_word(pdev, a->pos + PCI_ACS_CTRL, &a->ctrl))
+	if (!pcieaudit_read_word(pdev, a->pos + PCI_ACS_CAP, &a->cap) ||
+	    !pcieaudit_read_word(pdev, a->pos + PCI_ACS_CTRL, &a->ctrl))
 		return CFG_UNREADABLE;
 	return CFG_OK;
 }
@@ -102,10 +71,10 @@ static u32 read_power_state(struct pci_dev *pdev, bool *readable)
 	u32 class_rev;
 	u16 pmcsr;
 
-	*readable = read_dword(pdev, PCI_CLASS_REVISION, &class_rev);
+	*readable = pcieaudit_read_dword(pdev, PCI_CLASS_REVISION, &class_rev);
 	if (!pdev->pm_cap)
 		return 0;
-	if (!*readable || !read_word(pdev, pdev->pm_cap + PCI_PM_CTRL, &pmcsr)) {
+	if (!*readable || !pcieaudit_read_word(pdev, pdev->pm_cap + PCI_PM_CTRL, &pmcsr)) {
 		*readable = false;
 		return PCIEAUDIT_POWER_UNKNOWN;
 	}

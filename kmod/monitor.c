@@ -29,6 +29,7 @@
 #include <linux/workqueue.h>
 #include <linux/pcieaudit.h>
 
+#include "config_read.h"
 #include "monitor.h"
 #include "netlink_internal.h"
 
@@ -72,39 +73,11 @@ const struct genl_multicast_group pcieaudit_mcgrps[1] = {
 	PCIEAUDIT_MCGRP_INIT(PCIEAUDIT_MCGRP_MONITOR),
 };
 
-static bool has_link_regs(struct pci_dev *pdev)
-{
-	switch (pci_pcie_type(pdev)) {
-	case PCI_EXP_TYPE_ENDPOINT:
-	case PCI_EXP_TYPE_LEG_END:
-	case PCI_EXP_TYPE_ROOT_PORT:
-	case PCI_EXP_TYPE_UPSTREAM:
-	case PCI_EXP_TYPE_DOWNSTREAM:
-	case PCI_EXP_TYPE_PCI_BRIDGE:
-	case PCI_EXP_TYPE_PCIE_BRIDGE:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* Not read: gone, or powered off, where a read would mean nothing. */
 static bool mon_readable(struct pci_dev *pdev)
 {
 	return !pci_dev_is_disconnected(pdev) &&
 	       READ_ONCE(pdev->current_state) != PCI_D3cold;
-}
-
-static bool mon_read_word(struct pci_dev *pdev, int pos, u16 *val)
-{
-	return !pci_user_read_config_word(pdev, pos, val) &&
-	       !PCI_POSSIBLE_ERROR(*val);
-}
-
-static bool mon_read_dword(struct pci_dev *pdev, int pos, u32 *val)
-{
-	return !pci_user_read_config_dword(pdev, pos, val) &&
-	       !PCI_POSSIBLE_ERROR(*val);
 }
 
 static struct mon_dev *mon_find(struct pci_dev *pdev)
@@ -208,7 +181,7 @@ static void mon_sample(struct mon_dev *m)
 	if (!mon_readable(pdev))
 		return;
 	if (m->link_pos &&
-	    mon_read_word(pdev, m->link_pos + PCI_EXP_LNKSTA, &val)) {
+	    pcieaudit_read_word(pdev, m->link_pos + PCI_EXP_LNKSTA, &val)) {
 		old = m->lnksta;
 		if (!m->have_lnksta) {
 			m->lnksta = val;
@@ -226,7 +199,7 @@ static void mon_sample(struct mon_dev *m)
 		}
 	}
 	if (m->acs_pos &&
-	    mon_read_word(pdev, m->acs_pos + PCI_ACS_CTRL, &val)) {
+	    pcieaudit_read_word(pdev, m->acs_pos + PCI_ACS_CTRL, &val)) {
 		old = m->acs_ctrl;
 		m->acs_ctrl = val;
 		if (m->have_acs && old != val)
@@ -243,7 +216,7 @@ static void mon_read_caps(struct mon_dev *m)
 	u32 upcap;
 
 	if (!mon_readable(m->pdev) ||
-	    !mon_read_dword(m->pdev, m->link_pos + PCI_EXP_LNKCAP, &m->lnkcap)) {
+	    !pcieaudit_read_dword(m->pdev, m->link_pos + PCI_EXP_LNKCAP, &m->lnkcap)) {
 		m->lnkcap = 0;
 		return;
 	}
@@ -256,7 +229,7 @@ static void mon_read_caps(struct mon_dev *m)
 		return;
 	}
 	if (!up || !pci_is_pcie(up) || !mon_readable(up) ||
-	    !mon_read_dword(up, pci_pcie_cap(up) + PCI_EXP_LNKCAP, &upcap))
+	    !pcieaudit_read_dword(up, pci_pcie_cap(up) + PCI_EXP_LNKCAP, &upcap))
 		return;
 	m->want_speed = min_t(u8, m->want_speed, upcap & PCI_EXP_LNKCAP_SLS);
 	m->want_width = min_t(u8, m->want_width,
@@ -275,7 +248,7 @@ static struct mon_dev *mon_track(struct pci_dev *pdev)
 		return NULL;
 	m->pdev = pci_dev_get(pdev);
 	m->since_ns = mon_now_ns();
-	if (pci_is_pcie(pdev) && has_link_regs(pdev)) {
+	if (pci_is_pcie(pdev) && pcieaudit_has_link_regs(pdev)) {
 		m->link_pos = pci_pcie_cap(pdev);
 		mon_read_caps(m);
 	}
