@@ -34,6 +34,9 @@ CACHE=${PCIEAUDIT_CACHE:-/var/cache/pcieaudit}/debian
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 APT_ROOT=$CACHE/apt
 
+# shellcheck source=tests/kernels/private-apt.sh
+. "$HERE/private-apt.sh"
+
 log() { printf '[debian-kernel] %s\n' "$*" >&2; }
 die() { printf '[debian-kernel] ERROR: %s\n' "$*" >&2; exit 1; }
 
@@ -58,15 +61,9 @@ done
 
 # ---- mirrors, from the system's apt sources -------------------------------------
 
-# mirror LABEL: the first repository of this system's apt sources with that
-# Release label ("Debian", "Debian-Security").
-mirror() {
-	apt-get indextargets --format '$(LABEL) $(REPO_URI)' 2>/dev/null |
-		awk -v l="$1" '$1 == l { print $2; exit }'
-}
-MAIN=$(mirror Debian)
+MAIN=$(apt_mirror Debian)
 [[ -n $MAIN ]] || die "no Debian archive in this system's apt sources (apt-get indextargets)"
-SECURITY=$(mirror Debian-Security)
+SECURITY=$(apt_mirror Debian-Security)
 uri_of() {
 	if [[ $1 == *-security ]]; then
 		[[ -n $SECURITY ]] || die "$1 needs a Debian-Security source in this system's apt sources"
@@ -90,27 +87,14 @@ wait_lock() {
 mkdir -p "$CACHE"
 wait_lock 8 "$CACHE/.lock-apt"
 
-APT=(-o "Dir=$APT_ROOT" -o "Dir::State=$APT_ROOT" -o "Dir::State::Lists=$APT_ROOT/lists"
-	-o "Dir::State::status=$APT_ROOT/status" -o "Dir::Cache=$APT_ROOT/cache" -o "Dir::Etc=$APT_ROOT/etc"
-	-o APT::Architecture=amd64 -o APT::Architectures=amd64 -o Acquire::Languages=none
-	-o Acquire::Check-Valid-Until=false -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
-mkdir -p "$APT_ROOT"/{etc/preferences.d,etc/apt.conf.d,etc/sources.list.d,lists/partial,cache/archives/partial}
-touch "$APT_ROOT/status"
 # Every suite of the list in one root, so one update serves every kernel.
 SOURCES=$(list_entries | awk '{ print $2 }' | sort -u | while read -r s; do
 	printf 'deb [signed-by=%s] %s %s main\n' "$KEYRING" "$(uri_of "$s")" "$s"
 done)
-if [[ $(cat "$APT_ROOT/etc/sources.list" 2>/dev/null) != "$SOURCES" ]]; then
-	printf '%s\n' "$SOURCES" >"$APT_ROOT/etc/sources.list"
-	rm -f "$APT_ROOT/.updated"
-fi
-if [[ $OFFLINE == 0 && ( ! -f $APT_ROOT/.updated || -n $(find "$APT_ROOT/.updated" -mmin +1440) ) ]]; then
+apt_root_init "$APT_ROOT" "$SOURCES"
+if [[ $OFFLINE == 0 ]] && apt_indexes_stale "$APT_ROOT"; then
 	log "updating the package indexes"
-	if apt-get "${APT[@]}" -q update >"$APT_ROOT/update.log" 2>&1 &&
-		! grep -q '^[WE]:' "$APT_ROOT/update.log"; then
-		touch "$APT_ROOT/.updated"
-	else
-		grep '^[WE]:' "$APT_ROOT/update.log" >&2 || tail -n 5 "$APT_ROOT/update.log" >&2
+	if ! apt_update "$APT_ROOT"; then
 		[[ -f $APT_ROOT/.updated ]] || die "cannot fetch the package indexes"
 		log "cannot refresh the indexes; using the cached ones"
 	fi

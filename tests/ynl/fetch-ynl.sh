@@ -26,6 +26,9 @@ APT_ROOT=$CACHE/apt
 SUITE=bookworm-backports
 PATTERN='linux-source-6\.12'
 
+# shellcheck source=tests/kernels/private-apt.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../kernels/private-apt.sh"
+
 log() { printf '[fetch-ynl] %s\n' "$*" >&2; }
 die() { printf '[fetch-ynl] ERROR: %s\n' "$*" >&2; exit 1; }
 
@@ -57,28 +60,13 @@ if [[ $OFFLINE == 1 ]]; then
 	exit 0
 fi
 
-MAIN=$(apt-get indextargets --format '$(LABEL) $(REPO_URI)' 2>/dev/null |
-	awk '$1 == "Debian" { print $2; exit }')
+MAIN=$(apt_mirror Debian)
 [[ -n $MAIN ]] || die "no Debian archive in this system's apt sources (apt-get indextargets)"
 
-APT=(-o "Dir=$APT_ROOT" -o "Dir::State=$APT_ROOT" -o "Dir::State::Lists=$APT_ROOT/lists"
-	-o "Dir::State::status=$APT_ROOT/status" -o "Dir::Cache=$APT_ROOT/cache" -o "Dir::Etc=$APT_ROOT/etc"
-	-o APT::Architecture=amd64 -o APT::Architectures=amd64 -o Acquire::Languages=none
-	-o Acquire::Check-Valid-Until=false -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
-mkdir -p "$APT_ROOT"/{etc/preferences.d,etc/apt.conf.d,etc/sources.list.d,lists/partial,cache/archives/partial}
-touch "$APT_ROOT/status"
-SOURCES="deb [signed-by=$KEYRING] $MAIN $SUITE main"
-if [[ $(cat "$APT_ROOT/etc/sources.list" 2>/dev/null) != "$SOURCES" ]]; then
-	printf '%s\n' "$SOURCES" >"$APT_ROOT/etc/sources.list"
-	rm -f "$APT_ROOT/.updated"
-fi
-if [[ ! -f $APT_ROOT/.updated || -n $(find "$APT_ROOT/.updated" -mmin +1440) ]]; then
+apt_root_init "$APT_ROOT" "deb [signed-by=$KEYRING] $MAIN $SUITE main"
+if apt_indexes_stale "$APT_ROOT"; then
 	log "updating the package index of $SUITE"
-	if apt-get "${APT[@]}" -q update >"$APT_ROOT/update.log" 2>&1 &&
-		! grep -q '^[WE]:' "$APT_ROOT/update.log"; then
-		touch "$APT_ROOT/.updated"
-	else
-		grep '^[WE]:' "$APT_ROOT/update.log" >&2 || tail -n 5 "$APT_ROOT/update.log" >&2
+	if ! apt_update "$APT_ROOT"; then
 		tree=$(newest_tree)
 		[[ -n $tree ]] || die "cannot fetch the package index"
 		log "cannot refresh the index; using the cached tree"
