@@ -396,13 +396,16 @@ if [ $HAVE = 1 ] && [ -n "$pm_target" ]; then
 	fact d3hot_pmcsr_after "$(setpci -s "$pm_target" CAP_PM+4.w)"
 	log "D3hot: $pm_target (driver ${pm_driver:-none}) report rc $(cat "$R/d3hot/report.rc")"
 
-	# The reset loop runs in the background; reports run until it ends.
+	# The reset loop runs in the background, at least 20 resets and on
+	# until the reports are done; at least 3 reports run, more while the
+	# first 20 resets last. Neither side's speed (a fast FLR, a slow
+	# report on a loaded host) can leave the reports outside the resets.
 	fact reset_bdf "${pm_dev##*/}"
 	[ -r "$pm_dev/reset_method" ] && fact reset_method "$(cat "$pm_dev/reset_method")"
 	mkdir -p "$R/reset"
 	(
 		i=0 ok=0
-		while [ $i -lt 20 ]; do
+		while [ $i -lt 20 ] || { [ ! -e "$R/reset/stop" ] && [ $i -lt 400 ]; }; do
 			i=$((i + 1))
 			echo 1 2>/dev/null >"$pm_dev/reset" && ok=$((ok + 1))
 		done
@@ -410,11 +413,12 @@ if [ $HAVE = 1 ] && [ -n "$pm_target" ]; then
 	) &
 	reset_pid=$!
 	n=0
-	while [ $n -lt 40 ] && kill -0 $reset_pid 2>/dev/null; do
+	while [ $n -lt 3 ] || { [ $n -lt 40 ] && kill -0 $reset_pid 2>/dev/null; }; do
 		n=$((n + 1))
 		$T $CLI report --json >"$R/reset/report-$n.json" 2>"$R/reset/report-$n.err"
 		echo $? >"$R/reset/report-$n.rc"
 	done
+	: >"$R/reset/stop"
 	wait $reset_pid
 	fact reset_reports $n
 	fact reset_ok "$(cat "$R/reset/resets-ok" 2>/dev/null)"
