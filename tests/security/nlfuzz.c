@@ -686,8 +686,9 @@ static enum pred predict(const uint8_t *b, size_t len, int *err)
 		*err = EINVAL;
 		return P_CORE_EXT;
 	}
-	/* genl_get_cmd() */
-	if (g->cmd < 1 || g->cmd > PCIEAUDIT_CMD_MAX) {
+	/* genl_get_cmd(): MON_EVENT is a multicast event, no op */
+	if (g->cmd < 1 || g->cmd > PCIEAUDIT_CMD_MAX ||
+	    g->cmd == PCIEAUDIT_CMD_MON_EVENT) {
 		*err = EOPNOTSUPP;
 		return P_CORE;
 	}
@@ -1761,7 +1762,8 @@ static int privcheck(int fd)
 		[PCIEAUDIT_CMD_P2P_GET] = "P2P_GET",
 	};
 
-	for (int cmd = 1; cmd <= PCIEAUDIT_CMD_MAX; cmd++) {
+	/* The ops end at P2P_GET; MON_EVENT is only ever multicast. */
+	for (int cmd = 1; cmd <= PCIEAUDIT_CMD_P2P_GET; cmd++) {
 		for (int dump = 0; dump < 2; dump++) {
 			struct pending p = { 0 };
 			struct req r;
