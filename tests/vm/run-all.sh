@@ -207,6 +207,7 @@ for r in "${RUNS[@]}"; do
 	id=$(run_id "${r% *}" "${r#* }")
 	res=$OUT_DIR/$id
 	counts=$(sed -n 's/^oracle: [^:]*: //p' "$res/oracle.txt" 2>/dev/null | paste -sd';' -)
+	[[ -f $res/qemu-retried ]] && counts="$(cat "$res/qemu-retried"), booted again;$counts"
 	printf '  %-4s  %-24s %4ss  %-28s %s\n' "${RESULT[$id]}" "$id" "${SECS[$id]}" \
 		"$(sed -n 's/^kernel=//p' "$res/results/facts.txt" 2>/dev/null)" "$counts"
 done | tee "$OUT_DIR/summary.txt"
