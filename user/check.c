@@ -178,10 +178,9 @@ static bool default_selects(enum pa_profile profile, const struct pa_device *d)
 	}
 }
 
-bool pa_check_selects(const struct pa_check *c, enum pa_profile profile,
-		      const struct pa_device *dev)
+static bool policy_selects(const struct pa_policy *p,
+			   enum pa_profile profile, const struct pa_device *dev)
 {
-	const struct pa_policy *p = c->policy;
 	bool in = !p->nselect && default_selects(profile, dev);
 
 	for (size_t i = 0; !in && i < p->nselect; i++)
@@ -189,6 +188,12 @@ bool pa_check_selects(const struct pa_check *c, enum pa_profile profile,
 	for (size_t i = 0; in && i < p->nexclude; i++)
 		in = !pa_match_device(&p->exclude[i], dev);
 	return in;
+}
+
+bool pa_check_selects(const struct pa_check *c, enum pa_profile profile,
+		      const struct pa_device *dev)
+{
+	return policy_selects(c->policy, profile, dev);
 }
 
 const char *pa_check_noun(const struct pa_device *d)
@@ -376,19 +381,21 @@ static void start_profile(struct pa_check *c, enum pa_profile profile)
 			c->state[r] = PA_RULE_RAN;
 }
 
-/* P2P answers among all the devices gpudirect may pair. */
-static int fill_pairs(struct pa_check *c)
+int pa_check_infer_pairs(struct pa_report *rep,
+			 const struct pa_policy *policy)
 {
-	struct pa_report *rep = c->rep;
-	struct pa_addr *addrs = calloc(rep->ndevices + 1, sizeof(*addrs));
+	struct pa_addr *addrs;
 	size_t n = 0;
 	int err;
 
+	if (!policy->profiles[PA_PROFILE_GPUDIRECT])
+		return 0;
+	addrs = calloc(rep->ndevices + 1, sizeof(*addrs));
 	if (!addrs)
 		return -ENOMEM;
 	for (size_t i = 0; i < rep->ndevices; i++)
 		if (pa_class_kind(rep->devices[i].class) != PA_KIND_OTHER &&
-		    pa_check_selects(c, PA_PROFILE_GPUDIRECT, &rep->devices[i]))
+		    policy_selects(policy, PA_PROFILE_GPUDIRECT, &rep->devices[i]))
 			addrs[n++] = rep->devices[i].addr;
 	err = pa_p2p_fill(rep, addrs, n);
 	free(addrs);
@@ -412,7 +419,7 @@ static int order_findings(struct pa_check *c)
 	return 0;
 }
 
-int pa_check_run(struct pa_report *rep, const struct pa_policy *policy,
+int pa_check_run(const struct pa_report *rep, const struct pa_policy *policy,
 		 struct pa_check *c)
 {
 	static void (*const run[PA_NPROFILES])(struct pa_check *) = {
@@ -426,8 +433,6 @@ int pa_check_run(struct pa_report *rep, const struct pa_policy *policy,
 		c->err = pa_cmdline_parse(rep->host.cmdline, &c->cmdline);
 		c->has_cmdline = !c->err;
 	}
-	if (!c->err && policy->profiles[PA_PROFILE_GPUDIRECT])
-		c->err = fill_pairs(c);
 	for (int p = 0; p < PA_NPROFILES && !c->err; p++) {
 		if (!policy->profiles[p])
 			continue;

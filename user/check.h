@@ -64,16 +64,26 @@ struct pa_check {
 	/* For the rule code. */
 	int err;			/* sticky: -ENOMEM */
 	const struct pa_policy *policy;
-	struct pa_report *rep;
+	const struct pa_report *rep;
 	bool has_cmdline;		/* the host's, parsed */
 	struct pa_cmdline cmdline;
 };
 
 /*
- * Runs the policy's profiles over rep. rep gains inferred P2P pairs for
- * the devices gpudirect looks at (p2p_infer.h). 0 or -ENOMEM.
+ * The P2P pairs the policy's gpudirect profile judges that rep lacks,
+ * inferred (p2p_infer.h): among the GPUs, accelerators, NICs and NVMe
+ * drives it selects. Loading does this once (load.h), so that check only
+ * reads; 0 or -ENOMEM.
  */
-int pa_check_run(struct pa_report *rep, const struct pa_policy *policy,
+int pa_check_infer_pairs(struct pa_report *rep,
+			 const struct pa_policy *policy);
+
+/*
+ * Runs the policy's profiles over rep, which it leaves as it is: pairs
+ * gpudirect needs come with the report (pa_check_infer_pairs()); one
+ * missing is judged as unanswered. 0 or -ENOMEM.
+ */
+int pa_check_run(const struct pa_report *rep, const struct pa_policy *policy,
 		 struct pa_check *c);
 void pa_check_clear(struct pa_check *c);
 

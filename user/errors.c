@@ -2,6 +2,7 @@
 #include "errors.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <string.h>
 #include <linux/pcieaudit.h>
 
@@ -79,11 +80,68 @@ static void print_message(FILE *f, int err, const struct pa_errinfo *ei)
 	}
 }
 
+int pa_error_set(struct pa_error *e, int exit, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	e->hint[0] = '\0';
+	e->exit = exit;
+	return exit;
+}
+
+int pa_error_usage(struct pa_error *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	snprintf(e->hint, sizeof(e->hint), "see '%s --help'", PA_PROG);
+	e->exit = PA_EXIT_USAGE;
+	return e->exit;
+}
+
+int pa_error_errno(struct pa_error *e, int err, const struct pa_errinfo *ei)
+{
+	/* One byte kept back: the text stays terminated if it fills the rest. */
+	FILE *f = fmemopen(e->msg, sizeof(e->msg) - 1, "w");
+
+	memset(e->msg, 0, sizeof(e->msg));
+	if (f) {
+		print_message(f, err, ei);
+		if (ei->kernel_msg[0])
+			fprintf(f, " (kernel: %s)", ei->kernel_msg);
+		fclose(f);
+	}
+	e->hint[0] = '\0';
+	e->exit = pa_exit_code(err);
+	return e->exit;
+}
+
+void pa_error_format(const struct pa_error *e, char *buf, size_t len)
+{
+	if (e->hint[0])
+		snprintf(buf, len, "%s: %s (%s)\n", PA_PROG, e->msg, e->hint);
+	else
+		snprintf(buf, len, "%s: %s\n", PA_PROG, e->msg);
+}
+
+int pa_error_print(FILE *f, const struct pa_error *e)
+{
+	fprintf(f, "%s: %s", PA_PROG, e->msg);
+	if (e->hint[0])
+		fprintf(f, " (%s)", e->hint);
+	fputc('\n', f);
+	return e->exit;
+}
+
 void pa_print_error(FILE *f, int err, const struct pa_errinfo *ei)
 {
-	fprintf(f, "%s: ", PA_PROG);
-	print_message(f, err, ei);
-	if (ei->kernel_msg[0])
-		fprintf(f, " (kernel: %s)", ei->kernel_msg);
-	fputc('\n', f);
+	struct pa_error e;
+
+	pa_error_errno(&e, err, ei);
+	pa_error_print(f, &e);
 }

@@ -13,6 +13,7 @@
 #ifndef PA_ERRORS_H
 #define PA_ERRORS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #define PA_PROG "pcieaudit-cli"
@@ -27,6 +28,35 @@ struct pa_errinfo {
 	int other_netns;
 	char kernel_msg[256];		/* kernel's extended ack text, or "" */
 };
+
+/*
+ * The one error every stage (load, analyse, render) and the option parser
+ * report through: the exit code the README documents, and what the user
+ * reads. main prints it once, as "pcieaudit-cli: MSG (HINT)".
+ */
+struct pa_error {
+	int exit;			/* enum pa_exit; PA_EXIT_OK: none */
+	char msg[1024];			/* one line, no prefix, no newline */
+	char hint[128];			/* what to read next, or "" */
+};
+
+/* Sets *e to exit code exit and the message; returns exit. */
+__attribute__((format(printf, 3, 4)))
+int pa_error_set(struct pa_error *e, int exit, const char *fmt, ...);
+
+/* Sets *e for err (negative errno) as pa_print_error() words it; returns
+ * its exit code. */
+int pa_error_errno(struct pa_error *e, int err, const struct pa_errinfo *ei);
+
+/* A usage error (exit 2), pointing at the help. */
+__attribute__((format(printf, 2, 3)))
+int pa_error_usage(struct pa_error *e, const char *fmt, ...);
+
+/* "pcieaudit-cli: MSG (HINT)\n" into buf (truncated to len). */
+void pa_error_format(const struct pa_error *e, char *buf, size_t len);
+
+/* Writes e as pa_error_format() does; returns e->exit. */
+int pa_error_print(FILE *f, const struct pa_error *e);
 
 /* enum pa_exit for a negative errno; 0 gives PA_EXIT_OK. */
 int pa_exit_code(int err);

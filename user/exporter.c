@@ -40,33 +40,31 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int write_report(FILE *f, struct pa_report *rep)
+static int write_report(FILE *f, const struct pa_report *rep,
+			const struct pa_policy *pol)
 {
-	struct pa_policy pol;
 	struct pa_check c;
-	int err;
+	int err = pa_check_run(rep, pol, &c);
 
-	pa_policy_default(&pol);
-	err = pa_check_run(rep, &pol, &c);
 	if (!err) {
 		err = pa_metrics_devices(f, rep);
 		if (!err)
 			err = pa_check_prometheus(f, rep, &c);
 		pa_check_clear(&c);
 	}
-	pa_policy_clear(&pol);
 	return err;
 }
 
 char *pa_exporter_collect(const struct pa_exporter_opts *o, size_t *len,
 			  char *load_msg, size_t msglen)
 {
+	struct pa_policy pol;
 	const struct pa_load l = {
 		.input = o->input, .sysfs = o->sysfs, .lspci = o->lspci,
-		.pairs = true, .host = true,
+		.pairs = PA_PAIRS_DEFAULT, .host = true, .policy = &pol,
 	};
 	double start = now_s();
-	struct pa_load_error e;
+	struct pa_error e;
 	struct pa_report rep;
 	char *body = NULL;
 	int up = 0, err = 0;
@@ -77,14 +75,16 @@ char *pa_exporter_collect(const struct pa_exporter_opts *o, size_t *len,
 		return NULL;
 	if (load_msg && msglen)
 		load_msg[0] = '\0';
+	pa_policy_default(&pol);
 	if (pa_load_report(&l, &rep, &e)) {
 		if (load_msg && msglen)
-			snprintf(load_msg, msglen, "%s", e.msg);
+			pa_error_format(&e, load_msg, msglen);
 	} else {
 		up = 1;
-		err = write_report(f, &rep);
-		pa_report_clear(&rep);
+		err = write_report(f, &rep, &pol);
 	}
+	pa_report_clear(&rep);
+	pa_policy_clear(&pol);
 	if (!err)
 		err = pa_metrics_scrape(f, up, now_s() - start);
 	if (fclose(f) || err) {

@@ -1,29 +1,52 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Where a report comes from: the kernel module, a snapshot (report --json
- * of another run), or sysfs and configuration space without the module.
+ * The first stage of every command: where a report comes from (the kernel
+ * module, a snapshot (report --json of another run), sysfs and
+ * configuration space without the module, or an lspci dump) and what it is
+ * completed with, so that the analysis (check, topo, p2p) only reads it.
  * The CLI's input side: it talks to the module and reads files.
  */
 #ifndef PA_LOAD_H
 #define PA_LOAD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
+#include "errors.h"
 #include "model.h"
+#include "policy.h"
+#include "topo.h"
+
+/* Which P2P pairs the report brings. Where the source gives no verdict
+ * (sysfs, lspci, a snapshot without the pair), pcieaudit's own path
+ * analysis answers (p2p_infer.h). */
+enum pa_pairs {
+	PA_PAIRS_NONE,
+	PA_PAIRS_DEFAULT,	/* among topo's default devices; a snapshot's own */
+	PA_PAIRS_TOPO,		/* among topo's selection: select, bdfs */
+	PA_PAIRS_ONE,		/* bdfs[0] (provider) to bdfs[1] only */
+};
 
 struct pa_load {
 	const char *input;		/* snapshot path, "-": standard input */
 	const char *sysfs;		/* sysfs root or fixture directory */
 	const char *lspci;		/* lspci -xxxx output or a sosreport */
 	const struct pa_addr *only;	/* report BDF; the module only */
-	bool pairs;	/* P2P pairs among topo's default devices */
+	/*
+	 * PA_PAIRS_TOPO and PA_PAIRS_ONE ask the module for its devices
+	 * without groups, AER or host facts: topo and p2p show none. A
+	 * listed address missing from the report fails with exit 7.
+	 */
+	enum pa_pairs pairs;
+	enum pa_select select;		/* PA_PAIRS_TOPO */
+	const struct pa_addr *bdfs;	/* PA_SELECT_LIST, PA_PAIRS_ONE */
+	size_t nbdfs;
+	/* check's policy: the pairs its gpudirect profile judges, inferred
+	 * where the source did not answer them; NULL for none. */
+	const struct pa_policy *policy;
 	bool host;	/* host facts from /proc and /sys; the fabric too */
-	bool fabric;	/* NVLink, XGMI, GPUDirect software (fabric.h) */
-};
-
-struct pa_load_error {
-	int exit;			/* enum pa_exit */
-	char msg[1024];			/* "pcieaudit-cli: ...\n" */
+	bool names;	/* vendor and device names from this host's pci.ids,
+			 * unless a snapshot brings its own host's */
 };
 
 /* The biggest snapshot read: a host of thousands of functions with P2P
@@ -34,10 +57,11 @@ struct pa_load_error {
  * Fills *rep from the module, unless input, sysfs or lspci says otherwise.
  * A snapshot brings its own pairs and host facts; an lspci dump has only
  * configuration space (and a sosreport's command line): its host facts
- * are unknown but for that. Returns 0, or an exit code
- * with e->msg set; *rep is then empty.
+ * are unknown but for that. Returns 0, or an exit code with *e set; *rep
+ * then holds nothing but the input's warnings, which the caller shows
+ * before the error (pa_report_clear() it either way).
  */
 int pa_load_report(const struct pa_load *l, struct pa_report *rep,
-		   struct pa_load_error *e);
+		   struct pa_error *e);
 
 #endif /* PA_LOAD_H */

@@ -84,7 +84,8 @@ static void check(struct pa_report *rep)
 		.cpu_family = 6, .hypervisor = 0, .iommu_table = strdup("DMAR"),
 	};
 	pa_policy_default(&pol);
-	if (!pa_check_run(rep, &pol, &c)) {
+	if (!pa_check_infer_pairs(rep, &pol) &&
+	    !pa_check_run(rep, &pol, &c)) {
 		pa_check_text(out, rep, &c, "the module", false);
 		pa_check_prometheus(out, rep, &c);
 	}

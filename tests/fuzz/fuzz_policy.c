@@ -64,7 +64,8 @@ static void check(const struct pa_policy *pol, size_t i)
 		for (size_t s = 0; s < pol->nexclude; s++)
 			(void)pa_match_device(&pol->exclude[s], &rep.devices[d]);
 	}
-	if (!pa_check_run(&rep, pol, &c)) {
+	if (!pa_check_infer_pairs(&rep, pol) &&
+	    !pa_check_run(&rep, pol, &c)) {
 		pa_check_text(out, &rep, &c, snapshot_names[i], false);
 		pa_check_json(out, &c, snapshot_names[i]);
 	}

@@ -35,7 +35,8 @@ static void check(struct pa_report *rep, bool all_pairs)
 
 	pa_policy_default(&pol);
 	pol.all_pairs = all_pairs;
-	if (!pa_check_run(rep, &pol, &c)) {
+	if (!pa_check_infer_pairs(rep, &pol) &&
+	    !pa_check_run(rep, &pol, &c)) {
 		pa_check_text(out, rep, &c, "fuzz.json", true);
 		pa_check_json(out, &c, "fuzz.json");
 		pa_check_prometheus(out, rep, &c);

@@ -429,7 +429,7 @@ static void run_gpudirect(struct pa_report *rep, struct pa_check *c)
 	pa_policy_default(&pol);
 	memset(pol.profiles, 0, sizeof(pol.profiles));
 	pol.profiles[PA_PROFILE_GPUDIRECT] = true;
-	assert_int_equal(pa_check_run(rep, &pol, c), 0);
+	assert_int_equal(test_check_run(rep, &pol, c), 0);
 	pa_policy_clear(&pol);
 }
 

@@ -38,7 +38,7 @@ static void check_file(const char *file, struct run *r)
 		fail_msg("%s", err);
 	free(text);
 	pa_policy_default(&r->pol);
-	assert_int_equal(pa_check_run(&r->rep, &r->pol, &r->c), 0);
+	assert_int_equal(test_check_run(&r->rep, &r->pol, &r->c), 0);
 }
 
 static void release(struct run *r)

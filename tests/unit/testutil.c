@@ -318,3 +318,11 @@ void test_snapshot(const char *text, const char *want, const char *name)
 		 (int)strcspn(text + start, "\n"), text + start,
 		 (int)strcspn(want + start, "\n"), want + start);
 }
+
+int test_check_run(struct pa_report *rep, const struct pa_policy *pol,
+		   struct pa_check *c)
+{
+	int err = pa_check_infer_pairs(rep, pol);
+
+	return err ? err : pa_check_run(rep, pol, c);
+}

@@ -14,7 +14,9 @@
 #include <netlink/msg.h>
 #include <netlink/genl/genl.h>
 
+#include "check.h"
 #include "model.h"
+#include "policy.h"
 
 /* The family id the fake kernel answers with. */
 #define TEST_FAMILY_ID 0x20
@@ -29,6 +31,14 @@ void test_put_addr(struct nl_msg *msg, int type, uint32_t domain, uint8_t bus,
 /* A small host: host bridge, root port, endpoint PF below it and one of its
  * VFs; two IOMMU groups. Strings are heap-allocated like the real ones. */
 void test_fixture_report(struct pa_report *rep);
+
+/*
+ * What a command does with a loaded report: the pairs the policy's
+ * gpudirect profile judges are inferred where rep lacks them (as
+ * pa_load_report() does), then check runs over it, read-only.
+ */
+int test_check_run(struct pa_report *rep, const struct pa_policy *pol,
+		   struct pa_check *c);
 
 /* Link register values: speed encoding (1 = 2.5GT/s ... 4 = 16GT/s) and
  * width, as LnkCap and LnkSta hold them. */

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What the commands share: the source the options name, the warnings of
+ * its input, and the last step of output. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exitcodes.h"
+#include "fileio.h"
+
+bool pa_cli_offline(const struct pa_cli_opts *opts)
+{
+	return opts->input || opts->sysfs || opts->lspci;
+}
+
+struct pa_load pa_cli_load(const struct pa_cli_opts *opts)
+{
+	return (struct pa_load){
+		.input = opts->input, .sysfs = opts->sysfs,
+		.lspci = opts->lspci,
+	};
+}
+
+int pa_cli_load_report(const struct pa_load *l, struct pa_report *rep,
+		       struct pa_error *e)
+{
+	int rc = pa_load_report(l, rep, e);
+
+	for (size_t i = 0; i < rep->warnings.n; i++)
+		fprintf(stderr, "%s: warning: %s\n", PA_PROG, rep->warnings.text[i]);
+	if (rc)
+		pa_report_clear(rep);
+	return rc;
+}
+
+int pa_cli_finish_output(int err, struct pa_error *e)
+{
+	if (fflush(stdout) || ferror(stdout))
+		err = err ? err : -EIO;
+	if (err)
+		return pa_error_errno(e, err, &(struct pa_errinfo){
+			.op = "writing the output" });
+	return PA_EXIT_OK;
+}
+
+int pa_cli_write_file(const char *path, int (*render)(FILE *f, const void *arg),
+		      const void *arg, struct pa_error *e)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int err = f ? render(f, arg) : -ENOMEM;
+
+	if (f && fclose(f) && !err)
+		err = -ENOMEM;
+	if (!err)
+		err = pa_write_atomic(path, text, len);
+	free(text);
+	if (err)
+		return pa_error_set(e, PA_EXIT_RUNTIME, "cannot write %s: %s",
+				    path, strerror(-err));
+	return PA_EXIT_OK;
+}
