@@ -20,6 +20,7 @@
 #include "check_out.h"
 #include "exitcodes.h"
 #include "fileio.h"
+#include "json_out.h"
 #include "remedy.h"
 #include "snapshot.h"
 #include "sysfs_model.h"
@@ -1185,6 +1186,47 @@ static void all_skipped_is_no_pass(void **state)
 	assert_string_equal(pa_check_profile_verdict(&c, PA_NPROFILES), "skip");
 }
 
+static int render_report(FILE *f, const void *arg)
+{
+	return pa_json_report(f, arg);
+}
+
+/*
+ * check only reads the report: the pairs gpudirect judges come with it
+ * from the load, once. It used to add the pairs a snapshot lacked to the
+ * report it was given, so that the same report, rendered after check,
+ * was no longer the one loaded.
+ */
+static void check_leaves_report_unmodified(void **state)
+{
+	struct pa_report rep = { 0 };
+	struct pa_policy pol;
+	struct pa_check c;
+	char *before, *after;
+	int ret;
+
+	(void)state;
+	load("gpudirect-pass.json", &rep);	/* no p2p[]: none answered */
+	pa_policy_default(&pol);
+	only(&pol, GD());
+	before = test_render(render_report, &rep, &ret);
+	assert_int_equal(ret, 0);
+	assert_int_equal(pa_check_run(&rep, &pol, &c), 0);
+	after = test_render(render_report, &rep, &ret);
+	assert_int_equal(ret, 0);
+	assert_string_equal(after, before);
+	assert_int_equal(rep.p2p.npairs, 0);
+	pa_check_clear(&c);
+	free(after);
+
+	/* The load's step adds them, before check and not in it. */
+	assert_int_equal(pa_check_infer_pairs(&rep, &pol), 0);
+	assert_true(rep.p2p.npairs > 0);
+	free(before);
+	pa_report_clear(&rep);
+	pa_policy_clear(&pol);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1217,6 +1259,7 @@ int main(void)
 		cmocka_unit_test(vendor_param_follows_firmware),
 		cmocka_unit_test(text_output),
 		cmocka_unit_test(all_skipped_is_no_pass),
+		cmocka_unit_test(check_leaves_report_unmodified),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

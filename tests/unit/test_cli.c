@@ -1980,6 +1980,165 @@ static void topo_sysfs_and_nccl_xml(void **state)
 		       "cannot write /nonexistent-pa/x.xml");
 }
 
+/* ---- One pipeline: every command and source gives the same pairs ---------- */
+
+/* "MAP HOST_RULE" of the pair a -> b in a JSON document's p2p array. */
+static void pair_verdict(const char *json, const char *a, const char *b,
+			 char *buf, size_t len)
+{
+	json_object *root = parse(json), *pairs = get(root, "p2p");
+	size_t n = json_object_array_length(pairs);
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(pairs, i);
+
+		if (strcmp(get_string(p, "a"), a) || strcmp(get_string(p, "b"), b))
+			continue;
+		snprintf(buf, len, "%s %s", get_string(p, "map"),
+			 get_string(p, "host_rule"));
+	}
+	json_object_put(root);
+	if (!buf[0])
+		fail_msg("no pair %s -> %s in %s", a, b, json);
+}
+
+/* The output of a command that must succeed quietly. */
+static char *output_of(struct result r)
+{
+	if (r.rc != PA_EXIT_OK)
+		fail_msg("exit %d; stderr: %s", r.rc, r.err);
+	free(r.err);
+	return r.out;
+}
+
+/*
+ * The H200 guest's functions on an AMD Zen host (cpuinfo beside them):
+ * the kernel would allow P2P through the root complex (the CPU rule of
+ * calc_map_type_and_dist()). report --json (the snapshot check reads),
+ * topo, p2p and their snapshot round trip must all say so. The pairs were
+ * inferred before the host's CPU was read for report and check, so they
+ * stayed unknown there while topo answered "host-bridge (cpu)".
+ */
+static void pairs_agree_across_commands(void **state)
+{
+	static const char *const pairs[][2] = {
+		{ "0000:00:06.0", "0000:00:07.0" },
+		{ "0000:00:07.0", "0000:00:03.0" },
+		{ "0000:00:03.0", "0000:00:06.0" },
+	};
+	static const char cpuinfo[] = "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+		"cpu family\t: 25\nmodel\t\t: 1\nmodel name\t: AMD EPYC 7713\n\n";
+	char dir[128], link[160], want[64], got[64];
+	char *report, *topo, *snap_topo, *check;
+	struct result r;
+
+	(void)state;
+	if (access(H200 "/devices", R_OK)) {
+		print_message("SKIPPED: %s is missing\n", H200);
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s", tmp_path("amd-host"));
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(link, sizeof(link), "%s/devices", dir);
+	assert_int_equal(symlink(H200 "/devices", link), 0);
+	write_tmp("amd-host/cpuinfo", cpuinfo);
+
+	report = output_of(run("--json", "report", "--sysfs", dir));
+	write_tmp("amd-host.json", report);
+	topo = output_of(run("--json", "topo", "--sysfs", dir));
+	snap_topo = output_of(run("--json", "topo", "--input",
+				  tmp_path("amd-host.json")));
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		const char *a = pairs[i][0], *b = pairs[i][1];
+		char *one;
+
+		pair_verdict(topo, a, b, want, sizeof(want));
+		assert_string_equal(want, "host-bridge cpu");
+		pair_verdict(report, a, b, got, sizeof(got));
+		assert_string_equal(got, want);
+		pair_verdict(snap_topo, a, b, got, sizeof(got));
+		assert_string_equal(got, want);
+		one = output_of(run("--json", "p2p", "--sysfs", dir, a, b));
+		pair_verdict(one, a, b, got, sizeof(got));
+		assert_string_equal(got, want);
+		free(one);
+		one = output_of(run("--json", "p2p", "--input",
+				    tmp_path("amd-host.json"), a, b));
+		pair_verdict(one, a, b, got, sizeof(got));
+		assert_string_equal(got, want);
+		free(one);
+	}
+	/* check judges the same pairs: allowed by the CPU, none unknown. */
+	r = run("check", "--sysfs", dir, "--profile", "gpudirect");
+	check = r.out;
+	assert_contains(check, "(PHB, allowed: AMD Zen CPU)");
+	assert_contains(check, "PASS  gpudirect.p2p-unknown");
+	free(r.err);
+	free(check);
+	free(report);
+	free(topo);
+	free(snap_topo);
+}
+
+/*
+ * Each failure class, whichever step meets it (option parsing, load,
+ * analysis, render), exits with the code README's "Exit codes" and
+ * exitcodes.h give it, and says why in one line on stderr.
+ */
+static void exit_code_per_failure_class(void **state)
+{
+	(void)state;
+	/* 2: usage, from the option parser. */
+	expect_failure(run("frobnicate"), PA_EXIT_USAGE, "see 'pcieaudit-cli --help'");
+	expect_failure(run("topo", "--all", "01:00.0"), PA_EXIT_USAGE,
+		       "--all or PCI addresses");
+	expect_failure(run("check", "--profile", "nope", "--input",
+			   "data/vfio-pass.json"), PA_EXIT_USAGE, "unknown profile");
+	/* 3: runtime, from the module's load and from rendering a file. */
+	fake.respond = kernel_dump_fails;
+	expect_failure(run("report"), PA_EXIT_RUNTIME, "device dump failed");
+	fake.respond = kernel_normal;
+	expect_failure(run("check", "--input", "data/vfio-pass.json",
+			   "--output", "/nonexistent-pa/x.prom"),
+		       PA_EXIT_RUNTIME, "cannot write /nonexistent-pa/x.prom");
+	/* 4: the module not loaded, whichever command asks it. */
+	fake.resolve_ret = -NLE_OBJ_NOTFOUND;
+	expect_failure(run("p2p", "01:00.0", "02:00.0"), PA_EXIT_NO_MODULE,
+		       "modprobe pcieaudit");
+	expect_failure(run("topo"), PA_EXIT_NO_MODULE, "modprobe pcieaudit");
+	expect_failure(run("check"), PA_EXIT_NO_MODULE, "modprobe pcieaudit");
+	fake.resolve_ret = TEST_FAMILY_ID;
+	/* 5: permission. */
+	fake.respond = kernel_eperm;
+	expect_failure(run("topo"), PA_EXIT_PERMISSION, "permission denied");
+	fake.respond = kernel_normal;
+	/* 6: ABI. */
+	fake.version = 2;
+	expect_failure(run("p2p", "01:00.0", "02:00.0"), PA_EXIT_ABI,
+		       "family version 2");
+	fake.version = PCIEAUDIT_FAMILY_VERSION;
+	/* 7: no such device, from the module and from a file alike. */
+	expect_failure(run("report", "0000:7f:00.0"), PA_EXIT_NO_DEVICE,
+		       "no such PCI device: 0000:7f:00.0");
+	expect_failure(run("p2p", "--input", "data/vfio-pass.json", "7f:00.0",
+			   "7f:00.1"), PA_EXIT_NO_DEVICE,
+		       "no function 0000:7f:00.0 or 0000:7f:00.1 in the input");
+	expect_failure(run("topo", "--input", "data/vfio-pass.json", "7f:00.0"),
+		       PA_EXIT_NO_DEVICE, "no function 0000:7f:00.0 in the input");
+	/* 9: bad input: a snapshot or a policy. */
+	expect_failure(run("topo", "--input", "data/missing.json"),
+		       PA_EXIT_BAD_INPUT, "cannot read data/missing.json");
+	expect_failure(run("check", "--input", "data/vfio-pass.json", "--policy",
+			   "data/missing.yaml"), PA_EXIT_BAD_INPUT,
+		       "cannot read policy data/missing.yaml");
+	/* 1 and 8 are check's verdicts, no error: nothing on stderr. */
+	expect_rc(run("check", "--input", "data/vfio-fail.json", "--profile",
+		      "vfio"), PA_EXIT_FINDING, "FAIL");
+	expect_rc(run("check", "--input", "data/baseline-amd-fail.json",
+		      "--profile", "baseline"), PA_EXIT_WARNINGS, "WARN");
+}
+
 /* Runs main() with stdout on a terminal; returns what it wrote. */
 static char *run_on_tty(const char *no_color, const char *flag)
 {
@@ -2095,6 +2254,8 @@ int main(void)
 		TEST(report_host_and_snapshots),
 		TEST(check_colour),
 		TEST(topo_sysfs_and_nccl_xml),
+		TEST(pairs_agree_across_commands),
+		TEST(exit_code_per_failure_class),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
 

@@ -84,6 +84,47 @@ static void exit_codes(void **state)
 	assert_int_equal(PA_EXIT_NO_DEVICE, 7);
 }
 
+/* The one error type: its exit code is the documented one for each way it
+ * is made, and it prints as one prefixed line. */
+static void error_channel(void **state)
+{
+	static const struct {
+		int err;
+		int exit;
+	} by_errno[] = {
+		{ -ENOENT, PA_EXIT_NO_MODULE }, { -EPERM, PA_EXIT_PERMISSION },
+		{ -EACCES, PA_EXIT_PERMISSION }, { -EPROTONOSUPPORT, PA_EXIT_ABI },
+		{ -ENODEV, PA_EXIT_NO_DEVICE }, { -EBADMSG, PA_EXIT_RUNTIME },
+		{ -ENOMEM, PA_EXIT_RUNTIME }, { -EINTR, PA_EXIT_RUNTIME },
+	};
+	struct pa_errinfo ei = { .op = "device dump" };
+	struct pa_error e;
+	char line[1200];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(by_errno) / sizeof(by_errno[0]); i++) {
+		assert_int_equal(pa_error_errno(&e, by_errno[i].err, &ei),
+				 by_errno[i].exit);
+		assert_int_equal(e.exit, by_errno[i].exit);
+		assert_string_equal(e.hint, "");
+	}
+	assert_int_equal(pa_error_usage(&e, "unknown command '%s'", "x"),
+			 PA_EXIT_USAGE);
+	pa_error_format(&e, line, sizeof(line));
+	assert_string_equal(line, "pcieaudit-cli: unknown command 'x' (see 'pcieaudit-cli --help')\n");
+	assert_int_equal(pa_error_set(&e, PA_EXIT_BAD_INPUT, "%s: bad", "p.yaml"),
+			 PA_EXIT_BAD_INPUT);
+	pa_error_format(&e, line, sizeof(line));
+	assert_string_equal(line, "pcieaudit-cli: p.yaml: bad\n");
+	/* The kernel's reason stays in the message, as pa_print_error() has it. */
+	snprintf(ei.kernel_msg, sizeof(ei.kernel_msg), "needs CAP_SYS_ADMIN");
+	pa_error_errno(&e, -EPERM, &ei);
+	pa_error_format(&e, line, sizeof(line));
+	assert_string_equal(line, "pcieaudit-cli: permission denied for the device dump: run as root, or with CAP_SYS_ADMIN and CAP_NET_ADMIN (kernel: needs CAP_SYS_ADMIN)\n");
+	assert_int_equal(PA_EXIT_WARNINGS, 8);
+	assert_int_equal(PA_EXIT_BAD_INPUT, 9);
+}
+
 struct error_case {
 	int err;
 	const struct pa_errinfo *ei;
@@ -205,6 +246,7 @@ int main(void)
 		cmocka_unit_test(bdf_good),
 		cmocka_unit_test(bdf_bad),
 		cmocka_unit_test(exit_codes),
+		cmocka_unit_test(error_channel),
 		cmocka_unit_test(messages),
 		cmocka_unit_test(no_such_device_names_bdf),
 		cmocka_unit_test(nle_to_errno),
