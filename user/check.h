@@ -79,9 +79,9 @@ int pa_check_infer_pairs(struct pa_report *rep,
 			 const struct pa_policy *policy);
 
 /*
- * Runs the policy's profiles over rep, which it leaves as it is: pairs
- * gpudirect needs come with the report (pa_check_infer_pairs()); one
- * missing is judged as unanswered. 0 or -ENOMEM.
+ * Runs the policy's profiles over rep, which it only reads: the pairs
+ * gpudirect judges come with the report (pa_check_infer_pairs()).
+ * 0 or -ENOMEM.
  */
 int pa_check_run(const struct pa_report *rep, const struct pa_policy *policy,
 		 struct pa_check *c);

@@ -24,13 +24,6 @@
 #include "sysread.h"
 #include "topo.h"
 
-/* The module's errors, worded as for every other command. */
-static int module_fail(struct pa_error *e, int err,
-		       const struct pa_errinfo *ei)
-{
-	return pa_error_errno(e, err, ei);
-}
-
 /* The JSON report's "p2p": pairs among the devices topo shows by default.
  * A module older than P2P support leaves it null rather than failing. */
 static int fetch_pairs(struct pa_nl *nl, struct pa_report *rep,
@@ -125,7 +118,7 @@ static int from_module(const struct pa_load *l, struct pa_report *rep,
 	}
 	err = pa_nl_open(&nl, &ei);
 	if (err)
-		return module_fail(e, err, &ei);
+		return pa_error_errno(e, err, &ei);
 	if (l->pairs == PA_PAIRS_TOPO) {
 		err = module_topo(nl, l, rep, &ei, which);
 	} else if (l->pairs == PA_PAIRS_ONE) {
@@ -145,7 +138,7 @@ static int from_module(const struct pa_load *l, struct pa_report *rep,
 		err = pa_fabric_read("/sys", rep);
 	if (err) {
 		pa_report_clear(rep);
-		return module_fail(e, err, &ei);
+		return pa_error_errno(e, err, &ei);
 	}
 	return 0;
 }
@@ -162,10 +155,10 @@ static int from_snapshot(const char *path, struct pa_report *rep,
 	*rep = (struct pa_report){ 0 };
 	if (err == -EFBIG)
 		return pa_error_set(e, PA_EXIT_BAD_INPUT, "%s: larger than %u MiB",
-			    name, PA_SNAPSHOT_MAX >> 20);
+				    name, PA_SNAPSHOT_MAX >> 20);
 	if (err)
 		return pa_error_set(e, PA_EXIT_BAD_INPUT, "cannot read %s: %s", name,
-			    strerror(-err));
+				    strerror(-err));
 	err = pa_snapshot_parse(name, text, len, rep, err_text, sizeof(err_text));
 	free(text);
 	if (err == -ENOMEM)
@@ -185,16 +178,16 @@ static int from_sysfs(const struct pa_load *l, struct pa_report *rep,
 	*rep = (struct pa_report){ 0 };
 	if (err == -ENOENT)
 		return pa_error_set(e, PA_EXIT_BAD_INPUT, "no PCI functions under %s: expected %s/bus/pci/devices (a sysfs mount) or %s/devices/<bdf>/ (a fixture)",
-			    l->sysfs, l->sysfs, l->sysfs);
+				    l->sysfs, l->sysfs, l->sysfs);
 	if (err == -EACCES)
 		return pa_error_set(e, PA_EXIT_PERMISSION, "reading %s stops at 64 bytes: extended configuration space needs root",
-			    what);
+				    what);
 	if (err == -ENODATA)
 		return pa_error_set(e, PA_EXIT_BAD_INPUT, "%s is missing or shorter than 256 bytes (a copy made without root?): capabilities, link and ACS would all read as absent; copy it as root",
-			    what);
+				    what);
 	if (err)
 		return pa_error_set(e, PA_EXIT_RUNTIME, "reading %s failed: %s", what,
-			    strerror(-err));
+				    strerror(-err));
 	err = pa_sysfs_model(&s, rep);
 	pa_sysfs_clear(&s);
 	return err ? pa_error_set(e, PA_EXIT_RUNTIME, "%s", strerror(-err)) : 0;
@@ -211,15 +204,15 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 	*rep = (struct pa_report){ 0 };
 	if (err == -ENOENT)
 		return pa_error_set(e, PA_EXIT_BAD_INPUT, "no PCI function in %s: expected lspci -xxxx output (lspci -vvvxxxx, -D or not, quoted or not) or a sosreport directory with proc/bus/pci",
-			    what);
+				    what);
 	if (err == -EFBIG)
 		return pa_error_set(e, PA_EXIT_BAD_INPUT, "%s: larger than %u MiB", what,
-			    PA_LSPCI_MAX >> 20);
+				    PA_LSPCI_MAX >> 20);
 	if (err == -EINVAL)
 		return pa_error_set(e, PA_EXIT_BAD_INPUT, "%s: libpci could not read the dump", what);
 	if (err)
 		return pa_error_set(e, err == -ENOMEM ? PA_EXIT_RUNTIME : PA_EXIT_BAD_INPUT,
-			    "cannot read %s: %s", what, strerror(-err));
+				    "cannot read %s: %s", what, strerror(-err));
 	err = pa_lspci_model(&s, rep, what, sizeof(what));
 	pa_sysfs_clear(&s);
 	if (!err) {
@@ -232,7 +225,7 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 		free(extra.cmdline);
 		if (err == -ENODATA)
 			return pa_error_set(e, PA_EXIT_BAD_INPUT, "%s: %s, not its capabilities (lspci -x, or lspci run without root): link and ACS would read as absent; capture lspci -xxxx as root",
-				    l->lspci, what);
+					    l->lspci, what);
 		return pa_error_set(e, PA_EXIT_RUNTIME, "%s", strerror(-err));
 	}
 	rep->info.iommu_unknown = !extra.iommu_known;

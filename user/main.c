@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pcieaudit-cli: reports what the pcieaudit kernel module sees of PCIe ACS,
- * IOMMU groups and domains, and link training.
+ * IOMMU groups and domains, and link training. This file is the command
+ * table and the option parser; each command is a cmd_*.c (cli.h), and
+ * every failure comes back here as one struct pa_error to print.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -178,13 +180,13 @@ static int add_bdf(const struct command *cmd, const char *arg,
 {
 	if (opts->nbdfs == cmd->max_bdfs && cmd->max_bdfs == PA_CLI_MAX_BDFS)
 		return pa_error_usage(e, "too many PCI addresses for %s (at most %zu)",
-				   cmd->name, cmd->max_bdfs);
+				      cmd->name, cmd->max_bdfs);
 	if (opts->nbdfs == cmd->max_bdfs)
 		return pa_error_usage(e, "unexpected argument '%s' for %s", arg,
-				   cmd->name);
+				      cmd->name);
 	if (pa_bdf_parse(arg, &opts->bdfs[opts->nbdfs]))
 		return pa_error_usage(e, "invalid PCI address '%s', expected DDDD:BB:DD.F or BB:DD.F",
-				   arg);
+				      arg);
 	opts->nbdfs++;
 	return PA_EXIT_OK;
 }
@@ -195,20 +197,20 @@ static int check_arguments(const struct command *cmd,
 {
 	if (opts->all && opts->nbdfs)
 		return pa_error_usage(e, "%s takes --all or PCI addresses, not both",
-				   cmd->name);
+				      cmd->name);
 	if (!!opts->input + !!opts->sysfs + !!opts->lspci > 1)
 		return pa_error_usage(e, "%s takes one of --input, --sysfs and --lspci",
-				   cmd->name);
+				      cmd->name);
 	if (pa_cli_offline(opts) && opts->nbdfs && cmd->fn == pa_cmd_report)
 		return pa_error_usage(e, "%s BDF reads the module only; --input, --sysfs and --lspci report every function",
-				   cmd->name);
+				      cmd->name);
 	if (opts->format && opts->json && strcmp(opts->format, "json"))
 		return pa_error_usage(e, "--json and --format %s contradict each other",
-				   opts->format);
+				      opts->format);
 	if (opts->nbdfs < cmd->min_bdfs)
 		return pa_error_usage(e, "%s needs %zu PCI addresses: %s %s",
-				   cmd->name, cmd->min_bdfs, cmd->name,
-				   cmd->args);
+				      cmd->name, cmd->min_bdfs, cmd->name,
+				      cmd->args);
 	return PA_EXIT_OK;
 }
 
@@ -254,7 +256,7 @@ static int value_option(const struct command *cmd, int argc, char **argv,
 		*slot = value;
 		if (slot == &opts->format && pa_format_lookup(value) == PA_NFORMATS)
 			return pa_error_usage(e, "unknown format '%s' (expected text, json, prometheus or nfd)",
-					   value);
+					      value);
 		return PA_EXIT_OK;
 	}
 	return -1;
@@ -288,7 +290,7 @@ static int run_command(const struct command *cmd, int argc, char **argv,
 			rc = taken;
 		else if (arg[0] == '-')
 			rc = pa_error_usage(e, "unknown option '%s' for %s", arg,
-					 cmd->name);
+					    cmd->name);
 		else
 			rc = add_bdf(cmd, arg, opts, e);
 	}
