@@ -168,6 +168,9 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 			    PA_LSPCI_MAX >> 20);
 	if (err == -EINVAL)
 		return fail(e, PA_EXIT_BAD_INPUT, "%s: libpci could not read the dump", what);
+	if (err == -EBADMSG)
+		return fail(e, PA_EXIT_BAD_INPUT, "%s (gzip -t checks the file)",
+			    what);
 	if (err)
 		return fail(e, err == -ENOMEM ? PA_EXIT_RUNTIME : PA_EXIT_BAD_INPUT,
 			    "cannot read %s: %s", what, strerror(-err));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: the input is what --lspci reads, text someone pasted:
- * lspci -xxxx output, quoted, indented, cut short, mixed with anything.
+ * lspci -xxxx output, quoted, indented, cut short, mixed with anything,
+ * or gzipped (a seed is an nvidia-bug-report.log.gz-like file).
  * It goes the whole way main.c's --lspci takes: the pre-processing, a
  * file for libpci's dump reader, the tree from bus numbers, held against
  * lspci -t's drawing when there is one, and the text and JSON reports.
