@@ -174,7 +174,10 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 	if (err)
 		return fail(e, err == -ENOMEM ? PA_EXIT_RUNTIME : PA_EXIT_BAD_INPUT,
 			    "cannot read %s: %s", what, strerror(-err));
-	err = pa_lspci_model(&s, rep, what, sizeof(what));
+	/* A filtered capture's missing bridges, from lspci -t's drawing. */
+	err = pa_lspci_tree_fill(&extra.tree, &s);
+	if (!err)
+		err = pa_lspci_model(&s, rep, what, sizeof(what));
 	pa_sysfs_clear(&s);
 	if (!err) {
 		err = pa_lspci_tree_check(&extra.tree, rep);
@@ -191,7 +194,7 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 	}
 	rep->info.iommu_unknown = !extra.iommu_known;
 	for (size_t i = 0; i < rep->ndevices; i++)
-		rep->devices[i].driver_unknown = !extra.drivers_known;
+		rep->devices[i].driver_unknown |= !extra.drivers_known;
 	/* Unknown host facts are -1, not 0. */
 	pa_host_clear(&rep->host);
 	rep->host.cmdline = extra.cmdline;

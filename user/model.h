@@ -128,6 +128,10 @@ struct pa_device {
 	 * are then unknown, not absent, though has_acs and has_link are
 	 * false. Older modules and snapshots never set it. */
 	bool config_unreadable;
+	/* Not in the input at all: a bridge that lspci -t drew above captured
+	 * functions. config_unreadable is set too: nothing of it is known
+	 * but its address and bus range. Never from the module. */
+	bool config_not_captured;
 	/* The input held the 256 bytes of standard configuration space of
 	 * a PCIe function, not its extended space (lspci -xxx, a truncated
 	 * copy): ACS and SR-IOV are then unknown, not absent. The module

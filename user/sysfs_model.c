@@ -188,11 +188,28 @@ static bool bdf_text(const char *text, struct pa_addr *addr)
 	return pa_bdf_parse(name, addr) == 0;
 }
 
+/* A bridge lspci -t drew that the input lacks: its place, nothing more. */
+static void placeholder_of(const struct pa_sysfs_dev *s, struct pa_device *d)
+{
+	d->config_not_captured = true;
+	d->config_unreadable = true;
+	d->driver_unknown = true;
+	d->flags = PCIEAUDIT_DEV_F_BRIDGE;
+	d->has_secondary_bus = true;
+	d->secondary_bus = s->secondary;
+	d->has_upstream = parent_of(s->path, &d->upstream);
+	d->has_root_bus = root_bus_of(s->path, &d->root_bus);
+}
+
 static int device_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 {
 	struct pa_config c;
 	long numa;
 
+	if (s->placeholder) {
+		placeholder_of(s, d);
+		return 0;
+	}
 	pa_config_parse(s->config, s->config_len, &c);
 	fill_from_config(&c, d);
 	d->vendor = (uint16_t)id(s, PA_ATTR_VENDOR, c.vendor, 0xffff);
@@ -276,6 +293,9 @@ static int check_input(struct pa_report *rep, const struct pa_sysfs_dev *s,
 			!pa_addr_eq(&self, &d->addr)))
 		return pa_warn(w, "%s: its sysfs path %s does not end in its own address: its parent bridge is unknown",
 			       name, s->path);
+	if (d->config_not_captured)
+		return pa_warn(w, "%s: not in the input; lspci -t draws it as the bridge to bus %02x above captured functions (a filtered capture?), so it is placed there, its configuration unknown",
+			       name, s->secondary);
 	if (d->config_unreadable)
 		return pa_warn(w, "%s: configuration space reads all ones (D3cold or gone): its type, link and ACS are unknown",
 			       name);

@@ -11,6 +11,7 @@
 #ifndef PA_SYSFS_MODEL_H
 #define PA_SYSFS_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,10 @@ struct pa_sysfs_dev {
 	char *physfn;		/* a VF's PF, as a BDF */
 	char *iommu_group;	/* the group's number */
 	char *iommu_type;	/* the group's default domain type: "DMA-FQ" */
+	/* Not in the input: a bridge lspci -t drew above a function that is
+	 * (lspci_tree.c). No config; its bus range is the drawing's. */
+	bool placeholder;
+	uint8_t secondary, subordinate;
 };
 
 struct pa_sysfs {

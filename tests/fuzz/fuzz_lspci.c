@@ -61,7 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 	if (pa_lspci_read(path, &s, &extra, what, sizeof(what)))
 		return 0;
-	if (!pa_lspci_model(&s, &rep, what, sizeof(what))) {
+	if (!pa_lspci_tree_fill(&extra.tree, &s) &&
+	    !pa_lspci_model(&s, &rep, what, sizeof(what))) {
 		/* lspci -t's drawing, if any, against the bus numbers. */
 		pa_lspci_tree_check(&extra.tree, &rep);
 		pa_text_report(out, &rep);
