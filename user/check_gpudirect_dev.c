@@ -41,7 +41,7 @@ static void bar_small(struct gd *g, const struct pa_device *d, size_t *known)
 	char top[PA_SIZE_TEXT_LEN];
 	uint64_t largest, bytes = gpu_memory(g, d);
 
-	if (!bytes || !d->caps_known)
+	if (!bytes || !d->caps_known || d->bars_unknown)
 		return;
 	(*known)++;
 	if (b && b->size >= bytes)

@@ -112,6 +112,11 @@ static void apply_facts(struct pa_lspci_text *t, struct pa_sysfs *s)
 			d->attrs[PA_ATTR_NUMA_NODE] = f->numa_node;
 			d->iommu_group = f->iommu_group;
 			f->driver = f->numa_node = f->iommu_group = NULL;
+			d->bar_sizes_known = f->bar_sizes_known;
+			for (int b = 0; b < PA_MAX_BARS; b++) {
+				d->bar_size[b].size = f->bar_size[b];
+				d->bar_size[b].unassigned = f->bar_unassigned[b];
+			}
 			break;
 		}
 	}

@@ -155,6 +155,10 @@ struct pa_device {
 	uint16_t devctl;		/* Device Control, raw */
 	struct pa_bar bars[PA_MAX_BARS];
 	size_t nbars;
+	/* caps_known, but the source gave no BAR sizes (lspci -xxxx without
+	 * lspci -v's sizes, a sysfs copy without resource files): the BARs
+	 * are unknown, not none. The module never sets it. */
+	bool bars_unknown;
 
 	/* The device's own memory as its driver reports it (NVML for NVIDIA,
 	 * KFD for AMD), for the BAR rule; 0 is unknown. The PCI facts never
