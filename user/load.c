@@ -185,6 +185,16 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 			pa_report_clear(rep);
 	}
 	pa_lspci_tree_clear(&extra.tree);
+	/* nvidia-smi -q's framebuffer: what NVML gives the live CLI. */
+	for (size_t i = 0; !err && i < extra.gpus.n; i++) {
+		struct pa_addr a;
+		struct pa_device *d;
+
+		if (!pa_bdf_parse(extra.gpus.v[i].bdf, &a) &&
+		    (d = (struct pa_device *)pa_report_find(rep, &a)))
+			d->mem_bytes = extra.gpus.v[i].fb_bytes;
+	}
+	pa_nvsmi_clear(&extra.gpus);
 	if (err) {
 		free(extra.cmdline);
 		if (err == -ENODATA)

@@ -138,6 +138,8 @@ static int read_text(const char *path, struct pa_sysfs *s,
 	err = pa_lspci_normalise(text, len, &t);
 	if (!err) {
 		err = pa_lspci_tree_parse(text, len, &extra->tree);
+		if (!err)
+			err = pa_nvsmi_parse(text, len, &extra->gpus);
 		if (err)
 			pa_lspci_text_clear(&t);
 	}
@@ -287,6 +289,7 @@ int pa_lspci_read(const char *path, struct pa_sysfs *s,
 	if (err) {
 		pa_sysfs_clear(s);
 		pa_lspci_tree_clear(&extra->tree);
+		pa_nvsmi_clear(&extra->gpus);
 		free(extra->cmdline);
 		*extra = (struct pa_lspci_extra){ 0 };
 	}

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "lspci_tree.h"
+#include "nvsmi_text.h"
 #include "sysfs_model.h"
 
 /* The biggest file read: nvidia-bug-report logs run to tens of MiB. */
@@ -25,6 +26,9 @@ struct pa_lspci_extra {
 	bool drivers_known;	/* lspci -v's text came along */
 	bool iommu_known;	/* lspci -v named IOMMU groups */
 	struct pa_lspci_tree tree;	/* lspci -t's drawing, if the file has one */
+	/* nvidia-smi -q's framebuffer sizes (an nvidia-bug-report log);
+	 * pa_nvsmi_clear() frees them. */
+	struct pa_nvsmi gpus;
 };
 
 /*

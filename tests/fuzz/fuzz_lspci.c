@@ -71,6 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	pa_sysfs_clear(&s);
 	pa_lspci_tree_clear(&extra.tree);
+	pa_nvsmi_clear(&extra.gpus);
 	free(extra.cmdline);
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 #include "dev_caps.h"
 #include "lspci_text.h"
+#include "nvsmi_text.h"
 #include "sysfs_model.h"
 
 static void put16(uint8_t *c, unsigned int pos, uint16_t v)
@@ -163,12 +164,46 @@ static void lspci_regions(void **state)
 	pa_lspci_text_clear(&t);
 }
 
+/* nvidia-smi -q as nvidia-bug-report.log holds it: each GPU's framebuffer
+ * Total, not BAR1's, nor a GPU without the section. */
+static void nvsmi_fb(void **state)
+{
+	static const char text[] =
+		"/usr/bin/nvidia-smi --query\n\n\n"
+		"==============NVSMI LOG==============\n\n"
+		"Attached GPUs                             : 3\n"
+		"GPU 00000000:01:00.0\n"
+		"    Product Name                          : Quadro K2200\n"
+		"    FB Memory Usage\n"
+		"        Total                             : 4096 MiB\n"
+		"        Used                              : 402 MiB\n"
+		"    BAR1 Memory Usage\n"
+		"        Total                             : 256 MiB\n"
+		"GPU 00000001:C1:00.0\n"
+		"    BAR1 Memory Usage\n"
+		"        Total                             : 256 MiB\n"
+		"GPU 00000002:41:00.0\n"
+		"    FB Memory Usage\n"
+		"        Total                             : 81559 MiB\n";
+	struct pa_nvsmi g;
+
+	(void)state;
+	assert_int_equal(pa_nvsmi_parse(text, strlen(text), &g), 0);
+	assert_int_equal(g.n, 2);
+	assert_string_equal(g.v[0].bdf, "0000:01:00.0");
+	assert_int_equal(g.v[0].fb_bytes, 4096ULL << 20);
+	assert_string_equal(g.v[1].bdf, "0002:41:00.0");
+	assert_int_equal(g.v[1].fb_bytes, 81559ULL << 20);
+	pa_nvsmi_clear(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sysfs_resource),
 		cmocka_unit_test(no_sizes),
 		cmocka_unit_test(lspci_regions),
+		cmocka_unit_test(nvsmi_fb),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
