@@ -1980,12 +1980,9 @@ static void topo_sysfs_and_nccl_xml(void **state)
 		       "cannot write /nonexistent-pa/x.xml");
 }
 
-/* Runs main() with stdout on a terminal; returns what it wrote. */
-static char *run_on_tty(const char *no_color, const char *flag)
+/* Runs main() on argv with stdout on a terminal; returns what it wrote. */
+static char *run_argv_on_tty(const char *no_color, int argc, char **argv)
 {
-	char *argv[] = { "pcieaudit-cli", "check", "--input",
-			 "data/baseline-pass.json", "--profile", "baseline",
-			 (char *)flag, NULL };
 	int master, slave, saved, n;
 	struct termios t;
 	char *out = calloc(1, 8192);
@@ -2000,7 +1997,7 @@ static char *run_on_tty(const char *no_color, const char *flag)
 	fflush(stdout);
 	saved = dup(STDOUT_FILENO);
 	dup2(slave, STDOUT_FILENO);
-	assert_int_equal(pa_cli_main(flag ? 7 : 6, argv), PA_EXIT_OK);
+	assert_int_equal(pa_cli_main(argc, argv), PA_EXIT_OK);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
@@ -2011,6 +2008,49 @@ static char *run_on_tty(const char *no_color, const char *flag)
 		len += (size_t)n;
 	close(master);
 	return out;
+}
+
+static char *run_on_tty(const char *no_color, const char *flag)
+{
+	char *argv[] = { "pcieaudit-cli", "check", "--input",
+			 "data/baseline-pass.json", "--profile", "baseline",
+			 (char *)flag, NULL };
+
+	return run_argv_on_tty(no_color, flag ? 7 : 6, argv);
+}
+
+/* JSON as iproute2 prints it: compact into a pipe or a file, indented on a
+ * terminal or with --pretty (before or after the command). */
+static void json_layout(void **state)
+{
+	char *argv[] = { "pcieaudit-cli", "check", "--input",
+			 "data/baseline-pass.json", "--profile", "baseline",
+			 "--format", "json", NULL };
+	struct result r;
+	char *out;
+
+	(void)state;
+	r = run("check", "--input", "data/baseline-pass.json", "--profile",
+		"baseline", "--format", "json");
+	assert_ptr_equal(strchr(r.out, '\n'), r.out + strlen(r.out) - 1);
+	assert_null(strstr(r.out, "\": "));
+	assert_contains(r.out, "{\"schema_version\":1,\"source\":");
+	release(&r);
+	r = run("report", "--input", "data/baseline-pass.json", "--json");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_ptr_equal(strchr(r.out, '\n'), r.out + strlen(r.out) - 1);
+	release(&r);
+	r = run("report", "--input", "data/baseline-pass.json", "--json",
+		"--pretty");
+	assert_contains(r.out, "{\n  \"schema_version\": 1,\n  \"info\": {\n");
+	release(&r);
+	r = run("--pretty", "--json", "report", "--input",
+		"data/baseline-pass.json");
+	assert_contains(r.out, "{\n  \"schema_version\": 1,\n  \"info\": {\n");
+	release(&r);
+	out = run_argv_on_tty("1", 8, argv);
+	assert_contains(out, "{\n  \"schema_version\": 1,\n  \"source\": ");
+	free(out);
 }
 
 static void check_colour(void **state)
@@ -2094,6 +2134,7 @@ int main(void)
 		TEST(check_offline_equals_live),
 		TEST(report_host_and_snapshots),
 		TEST(check_colour),
+		TEST(json_layout),
 		TEST(topo_sysfs_and_nccl_xml),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
