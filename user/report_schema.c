@@ -431,6 +431,15 @@ static json_object *bus_json(const struct pa_addr *a)
 	return json_object_new_string(buf);
 }
 
+static json_object *bdf_list_json(const struct pa_addr_list *list)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < list->n; i++)
+		json_object_array_add(arr, bdf_json(&list->addrs[i]));
+	return arr;
+}
+
 static json_object *value_json(const struct pa_schema_field *f,
 			       const char *base, const void *top)
 {
@@ -467,6 +476,8 @@ static json_object *value_json(const struct pa_schema_field *f,
 		return bdf_json(p);
 	case PA_S_BUS:
 		return bus_json(p);
+	case PA_S_BDF_LIST:
+		return bdf_list_json(p);
 	case PA_S_ENUM:
 		s = f->name(*(const uint32_t *)p);
 		return s ? json_object_new_string(s) : NULL;
@@ -512,6 +523,8 @@ static json_type json_type_of(enum pa_schema_kind kind)
 		return json_type_string;
 	case PA_S_OBJECT:
 		return json_type_object;
+	case PA_S_BDF_LIST:
+		return json_type_array;
 	default:
 		return json_type_null;	/* PA_S_CUSTOM: the converter checks */
 	}
@@ -533,20 +546,23 @@ static void set_absent(const struct pa_schema_field *f, void *p)
 	}
 }
 
+/* "DDDD:BB", read as the BDF "DDDD:BB:00.0" is: the same digits, domains
+ * past ffff (VMD) included. */
 static int bus_read(struct pa_json_in *in, const char *path, const char *s,
 		    struct pa_addr *a)
 {
-	unsigned int domain, bus;
-	int n = -1;
+	char bdf[32];
 
-	if (sscanf(s, "%4x:%2x%n", &domain, &bus, &n) != 2 || n != 7 || s[n])
+	if (strchr(s, ':') != strrchr(s, ':') || !strchr(s, ':') ||
+	    (size_t)snprintf(bdf, sizeof(bdf), "%s:00.0", s) >= sizeof(bdf) ||
+	    pa_bdf_parse(bdf, a))
 		return pa_json_bad(in, path, "invalid PCI bus \"%s\"", s);
-	*a = (struct pa_addr){ .domain = domain, .bus = (uint8_t)bus };
 	return 0;
 }
 
 static int value_read(struct pa_json_in *in, const struct pa_schema_field *f,
-		      json_object *v, const char *path, char *base, void *top)
+		      json_object *obj, json_object *v, const char *path,
+		      char *base, void *top)
 {
 	char p[PA_JSON_PATH_LEN];
 	void *dst = base + f->off;
@@ -605,6 +621,9 @@ static int value_read(struct pa_json_in *in, const struct pa_schema_field *f,
 				err = pa_json_bad(in, p, "unknown value \"%s\"", s);
 		}
 		break;
+	case PA_S_BDF_LIST:
+		err = pa_json_bdf_list(in, obj, path, f->key, false, dst);
+		break;
 	case PA_S_OBJECT:
 		err = pa_schema_read(in, f->sub, v, p, dst, top);
 		break;
@@ -645,7 +664,7 @@ int pa_schema_read(struct pa_json_in *in, const struct pa_schema *s,
 		if (f->has)
 			*(bool *)(b + f->has - 1) = v != NULL;
 		if (v)
-			err = value_read(in, f, v, path, b, top);
+			err = value_read(in, f, obj, v, path, b, top);
 		else
 			set_absent(f, b + f->off);
 	}

@@ -34,6 +34,7 @@ enum pa_schema_kind {
 	PA_S_STRING,	/* char *, NULL written null */
 	PA_S_BDF,	/* struct pa_addr as "DDDD:BB:DD.F" */
 	PA_S_BUS,	/* struct pa_addr of a bus as "DDDD:BB" */
+	PA_S_BDF_LIST,	/* struct pa_addr_list as an array of BDFs */
 	PA_S_ENUM,	/* uint32_t spelled by name() and value(); 0 null */
 	PA_S_OBJECT,	/* a struct the sub table describes */
 	PA_S_CUSTOM,	/* write() and read() convert the value */
@@ -70,7 +71,8 @@ struct pa_schema {
 	size_t n;
 };
 
-/* struct pa_info, pa_device, pa_group and pa_host. */
+/* struct pa_info, pa_device, pa_group and pa_host; top is the struct
+ * itself. A P2P pair's table is in p2p_json.h. */
 extern const struct pa_schema pa_info_schema;
 extern const struct pa_schema pa_device_schema;
 extern const struct pa_schema pa_group_schema;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The snapshot document: its top level and arrays. Keys of info, devices,
- * groups and host come from report_schema.c, the typed getters from
- * json_in.c, and what must hold together from snapshot_check.c.
+ * groups and host come from report_schema.c, a pair's from p2p_json.c,
+ * the typed getters from json_in.c, and what must hold together from
+ * snapshot_check.c.
  */
 #include "snapshot.h"
 
@@ -12,10 +13,10 @@
 #include <string.h>
 #include <linux/pcieaudit.h>
 
-#include "abi_names.h"
 #include "fabric_json.h"
 #include "json_in.h"
 #include "json_out.h"
+#include "p2p_json.h"
 #include "report_schema.h"
 #include "snapshot_check.h"
 
@@ -105,99 +106,7 @@ static int parse_groups(struct pa_json_in *in, json_object *root,
 	return err;
 }
 
-/* ---- pairs: not in the schema tables yet (json_out.c writes them) ------- */
-
-static int spelling(struct pa_json_in *in, json_object *obj, const char *path,
-		    const char *key, uint32_t (*value_of)(const char *),
-		    uint32_t *value)
-{
-	const char *s;
-	char p[PA_JSON_PATH_LEN];
-	int err = pa_json_string(in, obj, path, key, false, &s);
-
-	*value = 0;
-	if (err || !s)
-		return err;
-	*value = value_of(s);
-	return *value ? 0 : pa_json_bad(in, pa_json_path(p, path, key),
-					"unknown value \"%s\"", s);
-}
-
-static int bdf_member(struct pa_json_in *in, json_object *obj,
-		      const char *path, const char *key, bool required,
-		      bool *present, struct pa_addr *addr)
-{
-	const char *s;
-	char p[PA_JSON_PATH_LEN];
-	int err = pa_json_string(in, obj, path, key, required, &s);
-
-	if (present)
-		*present = s != NULL;
-	if (err || !s)
-		return err;
-	return pa_json_bdf_text(in, pa_json_path(p, path, key), s, addr);
-}
-
-static int parse_verdicts(struct pa_json_in *in, json_object *obj,
-			  const char *path, struct pa_p2p_pair *p)
-{
-	int64_t v = 0, n;
-	int err = spelling(in, obj, path, "kernel_status",
-			   pa_p2p_kernel_status_value, &p->kernel_status);
-
-	if (!err)
-		err = pa_json_int(in, obj, path, "kernel_distance", false, -1,
-				  INT32_MAX, &p->has_kernel_distance, &v);
-	p->kernel_distance = (int32_t)v;
-	n = -1;
-	if (!err)
-		err = pa_json_int(in, obj, path, "distance", false, -1, INT32_MAX,
-				  NULL, &n);
-	p->distance = (int32_t)n;
-	if (!err)
-		err = spelling(in, obj, path, "agreement",
-			       pa_p2p_agreement_value, &p->agreement);
-	/* Older snapshots: the same comparison the module makes. */
-	if (!err && (!p->agreement || !p->has_kernel_distance))
-		p->agreement = pa_p2p_agreement_of(p);
-	n = 0;
-	if (!err)
-		err = pa_json_int(in, obj, path, "path_length", false, 0,
-				  UINT32_MAX, NULL, &n);
-	p->path_length = (uint32_t)n;
-	if (!err)
-		err = spelling(in, obj, path, "map", pa_p2p_map_value, &p->map);
-	if (!err)
-		err = spelling(in, obj, path, "path", pa_p2p_path_value, &p->path);
-	if (!err)
-		err = spelling(in, obj, path, "host_rule", pa_p2p_host_rule_value,
-			       &p->host_rule);
-	return err;
-}
-
-static int parse_pair(struct pa_json_in *in, json_object *obj,
-		      const char *path, struct pa_p2p_pair *p)
-{
-	int err = bdf_member(in, obj, path, "a", true, NULL, &p->provider);
-
-	if (!err)
-		err = bdf_member(in, obj, path, "b", true, NULL, &p->client);
-	if (!err)
-		err = parse_verdicts(in, obj, path, p);
-	if (!err)
-		err = bdf_member(in, obj, path, "common", false, &p->has_common,
-				 &p->common);
-	if (!err)
-		err = pa_json_bdf_list(in, obj, path, "hops_a", false,
-				       &p->hops_provider);
-	if (!err)
-		err = pa_json_bdf_list(in, obj, path, "hops_b", false,
-				       &p->hops_client);
-	if (!err)
-		err = pa_json_bdf_list(in, obj, path, "redirect", false,
-				       &p->redirect);
-	return err;
-}
+/* ---- pairs --------------------------------------------------------------- */
 
 static int parse_pairs(struct pa_json_in *in, json_object *root,
 		       struct pa_report *rep)
@@ -216,7 +125,7 @@ static int parse_pairs(struct pa_json_in *in, json_object *root,
 			return -ENOMEM;
 		err = pa_json_element(in, pairs, i, "p2p", json_type_object, &obj, p);
 		if (!err)
-			err = parse_pair(in, obj, p, pair);
+			err = pa_p2p_pair_read(in, obj, p, pair);
 		/* take() moves the pair by value, then frees the array. */
 		if (!err)
 			err = pa_p2p_take(&rep->p2p, &one);

@@ -29,6 +29,10 @@ static void full_report(struct pa_report *rep)
 	rep->devices[2].power_state = PCIEAUDIT_POWER_D3HOT;
 	rep->devices[3].config_unreadable = true;
 	rep->devices[3].has_link = false;
+	/* A VMD domain's root bus has five hex digits. */
+	rep->devices[2].has_root_bus = true;
+	rep->devices[2].root_bus = (struct pa_addr){ 0x10000, 0x3a, 0 };
+	rep->devices[1].driver_unknown = true;
 	rep->has_host = true;
 	rep->host = (struct pa_host){
 		.source = PA_SOURCE_MODULE, .cmdline = strdup("ro \"a b\" quiet"),
@@ -63,6 +67,13 @@ static void round_trip(void **state)
 	assert_int_equal(back.devices[2].power_state, PCIEAUDIT_POWER_D3HOT);
 	assert_false(back.devices[2].config_unreadable);
 	assert_true(back.devices[3].config_unreadable);
+	assert_true(back.devices[2].has_root_bus);
+	assert_int_equal(back.devices[2].root_bus.domain, 0x10000);
+	assert_int_equal(back.devices[2].root_bus.bus, 0x3a);
+	assert_false(back.devices[1].has_root_bus);
+	assert_true(back.devices[1].driver_unknown);
+	assert_false(back.devices[2].driver_unknown);
+	assert_non_null(strstr(first, "\"root_bus\":\"10000:3a\""));
 	assert_int_equal(back.p2p.npairs, 1);
 	pa_report_clear(&rep);
 	pa_report_clear(&back);
@@ -210,6 +221,14 @@ static const struct {
 	  "hop 0000:07:00.0 is not in devices" },
 	{ HEAD DEV("") "," DEV2("") "], \"p2p\": [{\"a\": \"0000:01:00.0\", \"b\": \"0000:02:00.0\"}, {\"a\": \"0000:01:00.0\", \"b\": \"0000:02:00.0\"}]}",
 	  "p2p[a=0000:01:00.0,b=0000:02:00.0]: listed twice" },
+	{ HEAD DEV(", \"root_bus\": \"0000:00:00.0\"") TAIL,
+	  "devices[0].root_bus: invalid PCI bus \"0000:00:00.0\"" },
+	{ HEAD DEV(", \"root_bus\": \"00\"") TAIL,
+	  "devices[0].root_bus: invalid PCI bus \"00\"" },
+	{ HEAD DEV(", \"root_bus\": \"0000: 1\"") TAIL,
+	  "devices[0].root_bus: invalid PCI bus" },
+	{ HEAD DEV(", \"driver_known\": 0") TAIL,
+	  "devices[0].driver_known: expected boolean, found int" },
 	{ HEAD DEV(", \"power_state\": \"D3cold\"") TAIL,
 	  "devices[0].power_state: unknown value \"D3cold\"" },
 	{ HEAD DEV(", \"power_state\": 3") TAIL,
