@@ -1,28 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A device's "ats", "pcie_device" and "bars" in report --json: written
- * decoded (bytes, booleans), re-encoded into registers when a snapshot is
- * read, for report_schema.c's device table. Null, or absent in older
- * snapshots, is unknown: caps_known stays false. Pure.
- *
- * The keys inside these three objects are spelled here twice, once per
- * direction, side by side: they are not in the schema tables yet.
+ * A device's "ats", "pcie_device" and "bars" in report --json, as schema
+ * tables (report_schema.h): written decoded (bytes, booleans), encoded
+ * into registers again when a snapshot is read. Null, or absent in older
+ * snapshots, is unknown: caps_known then stays false. Pure.
  */
 #ifndef PA_DEV_CAPS_JSON_H
 #define PA_DEV_CAPS_JSON_H
 
 #include "report_schema.h"
 
-/* base and top are the struct pa_device. */
-json_object *pa_ats_json(const void *base, const void *top);
-json_object *pa_pcie_device_json(const void *base, const void *top);
-json_object *pa_bars_json(const void *base, const void *top);
+/* Of struct pa_device. */
+extern const struct pa_schema pa_ats_schema;
+extern const struct pa_schema pa_pcie_device_schema;
+/* Of struct pa_bar. */
+extern const struct pa_schema pa_bar_schema;
 
-int pa_ats_read(struct pa_json_in *in, const struct pa_schema_field *f,
-		json_object *v, const char *path, void *base, void *top);
-int pa_pcie_device_read(struct pa_json_in *in, const struct pa_schema_field *f,
-			json_object *v, const char *path, void *base, void *top);
-int pa_bars_read(struct pa_json_in *in, const struct pa_schema_field *f,
-		 json_object *v, const char *path, void *base, void *top);
+/* null when unknown (report_schema.h's present and found). */
+bool pa_ats_known(const void *dev);
+bool pa_pcie_device_known(const void *dev);
+bool pa_bars_known(const void *dev);
+void pa_caps_found(void *dev);
+void pa_pcie_device_found(void *dev);
 
 #endif /* PA_DEV_CAPS_JSON_H */

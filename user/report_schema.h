@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The report's JSON keys, each spelled once: one table per object (info,
- * device and its acs, link and iommu, group, host) says the key, its JSON
- * type, where its value lives in the model, whether it may be null (the
- * model's has_* flag, or a value that means unknown), and whether a
- * snapshot must have it. json_out.c writes from these tables and
- * snapshot.c reads with them, so the two cannot drift apart.
+ * The report's JSON keys, each spelled once: one table per object says the
+ * key, its JSON type, where its value lives in the model, when it is null
+ * (the model's has_* flag, a present() test, or a value meaning unknown)
+ * and whether a snapshot must have it. json_out.c writes from the tables
+ * and snapshot.c reads with them, so the two cannot drift apart. The
+ * tables: report_keys.c (info, device with acs, link and iommu, group,
+ * host), dev_caps_json.c (ats, pcie_device, bars), p2p_json.c (a pair).
  *
  * Table order is output order. Reading ignores keys a table lacks (newer
  * writers) and takes an absent key as null (older writers); a value that
@@ -30,6 +31,7 @@ enum pa_schema_kind {
 	PA_S_BOOL,	/* bool; absent reads false */
 	PA_S_NOT_BOOL,	/* bool written negated: absent reads false */
 	PA_S_FLAG,	/* bit flag of a uint32_t */
+	PA_S_NOT_FLAG,	/* bit flag of a uint32_t, written negated */
 	PA_S_NONZERO,	/* uint64_t, 0 (unknown) written null */
 	PA_S_STRING,	/* char *, NULL written null */
 	PA_S_BDF,	/* struct pa_addr as "DDDD:BB:DD.F" */
@@ -37,6 +39,7 @@ enum pa_schema_kind {
 	PA_S_BDF_LIST,	/* struct pa_addr_list as an array of BDFs */
 	PA_S_ENUM,	/* uint32_t spelled by name() and value(); 0 null */
 	PA_S_OBJECT,	/* a struct the sub table describes */
+	PA_S_ARRAY,	/* count (a size_t) structs of elem bytes, up to max */
 	PA_S_CUSTOM,	/* write() and read() convert the value */
 	PA_S_DERIVED,	/* write() computes it from the model; not read */
 };
@@ -56,12 +59,19 @@ struct pa_schema_field {
 	uint32_t flag;		/* PA_S_FLAG */
 	const char *(*name)(uint32_t value);	/* PA_S_ENUM */
 	uint32_t (*value)(const char *name);	/* PA_S_ENUM: 0 unknown */
-	const struct pa_schema *sub;		/* PA_S_OBJECT */
+	const struct pa_schema *sub;		/* PA_S_OBJECT, PA_S_ARRAY */
+	size_t count, elem;			/* PA_S_ARRAY: offset, size */
+	/* Whether the value is known, where a has_* flag does not say:
+	 * false is written null. base is the table's struct. */
+	bool (*present)(const void *base);
+	/* Reading found the value (not null): what that says. */
+	void (*found)(void *base);
 	/* PA_S_CUSTOM and PA_S_DERIVED: the value, NULL for null, from
 	 * the table's struct at base inside top (the device, or base). */
 	json_object *(*write)(const void *base, const void *top);
-	/* PA_S_CUSTOM: v is the member's value, never null; path is the
-	 * object's, for pa_json_bad(). */
+	/* PA_S_CUSTOM: v is the member's value, never null, of type type
+	 * (json_type_null: any); path is the object's, for pa_json_bad(). */
+	json_type type;
 	int (*read)(struct pa_json_in *in, const struct pa_schema_field *f,
 		    json_object *v, const char *path, void *base, void *top);
 };
