@@ -208,18 +208,16 @@ int pa_json_bdf_text(struct pa_json_in *in, const char *path, const char *s,
 	return 0;
 }
 
-int pa_json_bdf_list(struct pa_json_in *in, json_object *obj, const char *path,
-		     const char *key, bool required, struct pa_addr_list *list)
+int pa_json_bdf_array(struct pa_json_in *in, json_object *array,
+		      const char *path, struct pa_addr_list *list)
 {
-	json_object *array, *item;
-	char p[PA_JSON_PATH_LEN], q[PA_JSON_PATH_LEN];
+	char p[PA_JSON_PATH_LEN];
 	struct pa_addr addr;
-	int err = pa_json_member(in, obj, path, key, required, json_type_array,
-				 &array);
+	json_object *item;
+	int err = 0;
 
-	pa_json_path(q, path, key);
-	for (size_t i = 0; !err && array && i < json_object_array_length(array); i++) {
-		err = pa_json_element(in, array, i, q, json_type_string, &item, p);
+	for (size_t i = 0; !err && i < json_object_array_length(array); i++) {
+		err = pa_json_element(in, array, i, path, json_type_string, &item, p);
 		if (!err)
 			err = pa_json_bdf_text(in, p, json_object_get_string(item),
 					       &addr);
@@ -227,4 +225,17 @@ int pa_json_bdf_list(struct pa_json_in *in, json_object *obj, const char *path,
 			err = pa_addr_list_add(list, &addr);
 	}
 	return err;
+}
+
+int pa_json_bdf_list(struct pa_json_in *in, json_object *obj, const char *path,
+		     const char *key, bool required, struct pa_addr_list *list)
+{
+	json_object *array;
+	char q[PA_JSON_PATH_LEN];
+	int err = pa_json_member(in, obj, path, key, required, json_type_array,
+				 &array);
+
+	if (err || !array)
+		return err;
+	return pa_json_bdf_array(in, array, pa_json_path(q, path, key), list);
 }

@@ -82,6 +82,10 @@ int pa_json_string(struct pa_json_in *in, json_object *obj, const char *path,
 int pa_json_bdf_text(struct pa_json_in *in, const char *path, const char *s,
 		     struct pa_addr *addr);
 
+/* array (at path) of PCI addresses, appended to list. */
+int pa_json_bdf_array(struct pa_json_in *in, json_object *array,
+		      const char *path, struct pa_addr_list *list);
+
 /* A list of PCI addresses; absent or null leaves list empty. */
 int pa_json_bdf_list(struct pa_json_in *in, json_object *obj, const char *path,
 		     const char *key, bool required, struct pa_addr_list *list);

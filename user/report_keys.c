@@ -192,16 +192,11 @@ static int members_read(struct pa_json_in *in, const struct pa_schema_field *f,
 {
 	struct pa_group *g = base;
 	struct pa_addr_list list = { 0 };
-	json_object *holder = json_object_new_object();
+	char p[PA_JSON_PATH_LEN];
 	int err;
 
 	(void)top;
-	if (!holder)
-		return -ENOMEM;
-	/* The list reader wants the member: lend v to a one-key object. */
-	json_object_object_add(holder, f->key, json_object_get(v));
-	err = pa_json_bdf_list(in, holder, path, f->key, true, &list);
-	json_object_put(holder);
+	err = pa_json_bdf_array(in, v, pa_json_path(p, path, f->key), &list);
 	g->members = list.addrs;
 	g->nmembers = list.n;
 	return err;
@@ -378,7 +373,7 @@ const struct pa_schema pa_device_schema = { device_fields, NUM(device_fields) };
 static const struct pa_schema_field group_fields[] = {
 	{ "id", U(struct pa_group, id, 0, UINT32_MAX), .required = true },
 	{ "devices", .kind = PA_S_CUSTOM, .write = members_json,
-	  .read = members_read, .required = true },
+	  .read = members_read, .type = json_type_array, .required = true },
 	{ "other_members", U(struct pa_group, other_members, 0, UINT32_MAX) },
 };
 

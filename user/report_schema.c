@@ -96,8 +96,6 @@ static json_object *value_json(const struct pa_schema_field *f,
 	case PA_S_TRIBOOL:
 		i = *(const int *)p;
 		return i >= 0 ? json_object_new_boolean(i) : NULL;
-	case PA_S_BOOL:
-		return json_object_new_boolean(*(const bool *)p);
 	case PA_S_NOT_BOOL:
 		return json_object_new_boolean(!*(const bool *)p);
 	case PA_S_FLAG:
@@ -152,7 +150,6 @@ static json_type json_type_of(enum pa_schema_kind kind)
 	case PA_S_NONZERO:
 		return json_type_int;
 	case PA_S_TRIBOOL:
-	case PA_S_BOOL:
 	case PA_S_NOT_BOOL:
 	case PA_S_FLAG:
 	case PA_S_NOT_FLAG:
@@ -225,8 +222,7 @@ static int array_read(struct pa_json_in *in, const struct pa_schema_field *f,
 }
 
 static int value_read(struct pa_json_in *in, const struct pa_schema_field *f,
-		      json_object *obj, json_object *v, const char *path,
-		      char *base, void *top)
+		      json_object *v, const char *path, char *base, void *top)
 {
 	char p[PA_JSON_PATH_LEN];
 	void *dst = base + f->off;
@@ -254,9 +250,6 @@ static int value_read(struct pa_json_in *in, const struct pa_schema_field *f,
 		break;
 	case PA_S_TRIBOOL:
 		*(int *)dst = json_object_get_boolean(v);
-		break;
-	case PA_S_BOOL:
-		*(bool *)dst = json_object_get_boolean(v);
 		break;
 	case PA_S_NOT_BOOL:
 		*(bool *)dst = !json_object_get_boolean(v);
@@ -287,7 +280,7 @@ static int value_read(struct pa_json_in *in, const struct pa_schema_field *f,
 		}
 		break;
 	case PA_S_BDF_LIST:
-		err = pa_json_bdf_list(in, obj, path, f->key, false, dst);
+		err = pa_json_bdf_array(in, v, p, dst);
 		break;
 	case PA_S_OBJECT:
 		err = pa_schema_read(in, f->sub, v, p, dst, top);
@@ -333,7 +326,7 @@ int pa_schema_read(struct pa_json_in *in, const struct pa_schema *s,
 		if (f->has)
 			*(bool *)(b + f->has - 1) = v != NULL;
 		if (v)
-			err = value_read(in, f, obj, v, path, b, top);
+			err = value_read(in, f, v, path, b, top);
 		else
 			set_absent(f, b + f->off);
 		if (!err && v && f->found)

@@ -28,7 +28,6 @@ enum pa_schema_kind {
 	PA_S_INT,	/* int32_t in min..max, written always; absent: -1 */
 	PA_S_INT_OR_NULL, /* int: negative is unknown, written null */
 	PA_S_TRIBOOL,	/* int: -1 null, 0 false, 1 true */
-	PA_S_BOOL,	/* bool; absent reads false */
 	PA_S_NOT_BOOL,	/* bool written negated: absent reads false */
 	PA_S_FLAG,	/* bit flag of a uint32_t */
 	PA_S_NOT_FLAG,	/* bit flag of a uint32_t, written negated */
