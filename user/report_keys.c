@@ -220,12 +220,108 @@ static int aer_read(struct pa_json_in *in, const struct pa_schema_field *f,
 	return 0;
 }
 
-static json_object *history_write(const void *base, const void *top)
+/* ---- the link history: times to the millisecond, speeds in GT/s -------- */
+
+static json_object *time_json(uint64_t ns)
 {
-	const struct pa_device *d = base;
+	char buf[PA_TIME_LEN];
+
+	pa_format_time_ns(ns, buf);
+	return json_object_new_string(buf);
+}
+
+static int time_read(struct pa_json_in *in, const struct pa_schema_field *f,
+		     json_object *v, const char *path, uint64_t *ns)
+{
+	char p[PA_JSON_PATH_LEN];
+	const char *s;
+	int err;
+
+	pa_json_path(p, path, f->key);
+	err = pa_json_string_value(in, v, p, &s);
+	if (!err && pa_parse_time_ns(s, ns))
+		err = pa_json_bad(in, p, "\"%s\" is not a time as YYYY-MM-DDTHH:MM:SS.mmmZ", s);
+	return err;
+}
+
+static json_object *since_json(const void *base, const void *top)
+{
+	(void)top;
+	return time_json(((const struct pa_link_history *)base)->since_ns);
+}
+
+static int since_read(struct pa_json_in *in, const struct pa_schema_field *f,
+		      json_object *v, const char *path, void *base, void *top)
+{
+	(void)top;
+	return time_read(in, f, v, path, &((struct pa_link_history *)base)->since_ns);
+}
+
+static json_object *last_change_json(const void *base, const void *top)
+{
+	const struct pa_link_history *h = base;
 
 	(void)top;
-	return d->has_history ? pa_history_json(&d->history) : NULL;
+	return h->last_change_ns ? time_json(h->last_change_ns) : NULL;
+}
+
+static int last_change_read(struct pa_json_in *in, const struct pa_schema_field *f,
+			    json_object *v, const char *path, void *base, void *top)
+{
+	(void)top;
+	return time_read(in, f, v, path,
+			 &((struct pa_link_history *)base)->last_change_ns);
+}
+
+static json_object *below_json(const void *base, const void *top)
+{
+	(void)top;
+	return json_object_new_double(
+		(double)((const struct pa_link_history *)base)->below_ns / 1e9);
+}
+
+static int below_read(struct pa_json_in *in, const struct pa_schema_field *f,
+		      json_object *v, const char *path, void *base, void *top)
+{
+	char p[PA_JSON_PATH_LEN];
+	double secs;
+
+	(void)top;
+	pa_json_path(p, path, f->key);
+	if (!json_object_is_type(v, json_type_double) &&
+	    !json_object_is_type(v, json_type_int))
+		return pa_json_bad(in, p, "expected a number, found %s",
+				   pa_json_type_name(v));
+	secs = json_object_get_double(v);
+	if (!(secs >= 0 && secs < 1.8e10))	/* NaN too; 570 years */
+		return pa_json_bad(in, p, "%s out of range", json_object_to_json_string(v));
+	((struct pa_link_history *)base)->below_ns = (uint64_t)(secs * 1e9 + 0.5);
+	return 0;
+}
+
+static json_object *slowest_json(const void *base, const void *top)
+{
+	double gts = pa_link_speed_gts(((const struct pa_link_history *)base)->min_speed);
+
+	(void)top;
+	return gts > 0 ? json_object_new_double(gts) : NULL;
+}
+
+static int slowest_read(struct pa_json_in *in, const struct pa_schema_field *f,
+			json_object *v, const char *path, void *base, void *top)
+{
+	struct pa_link_history *h = base;
+	char p[PA_JSON_PATH_LEN];
+
+	(void)top;
+	pa_json_path(p, path, f->key);
+	h->min_speed = json_object_is_type(v, json_type_double) ||
+		       json_object_is_type(v, json_type_int) ?
+		       pa_link_speed_code(json_object_get_double(v)) : 0;
+	if (!h->min_speed)
+		return pa_json_bad(in, p, "%s is not a PCIe link speed in GT/s",
+				   json_object_to_json_string(v));
+	return 0;
 }
 
 /* ---- the tables ---------------------------------------------------------- */
@@ -298,6 +394,27 @@ static const struct pa_schema_field iommu_fields[] = {
 
 static const struct pa_schema iommu_schema = { iommu_fields, NUM(iommu_fields) };
 
+#define HIST struct pa_link_history
+
+static const struct pa_schema_field history_fields[] = {
+	{ "since", .kind = PA_S_CUSTOM, .write = since_json, .read = since_read,
+	  .type = json_type_string, .required = true },
+	{ "transitions", U(HIST, transitions, 0, INT64_MAX) },
+	{ "below_capability_seconds", .kind = PA_S_CUSTOM, .write = below_json,
+	  .read = below_read },
+	/* The slowest and narrowest the link was seen up at: null, never. */
+	{ "slowest_gts", .kind = PA_S_CUSTOM, .write = slowest_json,
+	  .read = slowest_read, HAS(HIST, has_min) },
+	{ "narrowest_width", U(HIST, min_width, 0, 32), HAS(HIST, has_min) },
+	{ "last_change", .kind = PA_S_CUSTOM, .write = last_change_json,
+	  .read = last_change_read, .type = json_type_string },
+	{ "interval_ms", U(HIST, interval_ms, 0, UINT32_MAX) },
+};
+
+static const struct pa_schema history_schema = {
+	history_fields, NUM(history_fields)
+};
+
 #define DEV struct pa_device
 #define FLAG(f) .kind = PA_S_FLAG, AT(DEV, flags), .flag = (f)
 
@@ -364,8 +481,9 @@ static const struct pa_schema_field device_fields[] = {
 	{ "mem_bytes", .kind = PA_S_NONZERO, AT(DEV, mem_bytes), .min = 1,
 	  .max = INT64_MAX },
 	{ "aer", .kind = PA_S_CUSTOM, .write = aer_write, .read = aer_read },
-	/* The module's sampler; not read back (check has no rule on it). */
-	{ "link_history", .kind = PA_S_DERIVED, .write = history_write },
+	/* The module's sampler since it began tracking the function. */
+	{ "link_history", .kind = PA_S_OBJECT, AT(DEV, history),
+	  HAS(DEV, has_history), .sub = &history_schema },
 };
 
 const struct pa_schema pa_device_schema = { device_fields, NUM(device_fields) };

@@ -78,8 +78,9 @@ static void same_bars(struct diff *d, const struct pa_device *a,
  * Not compared, because a snapshot holds
  * the decoded fact rather than the register: ats_cap (only "capable"),
  * devcap and devctl beyond MPS, MRRS and Relaxed Ordering; class_name is
- * looked up in pci.ids again and history is the module's sampler, which
- * neither corpus source has (link_history is written, not read back).
+ * looked up in pci.ids again. The link history (the module's sampler,
+ * which neither corpus source has) keeps its times to the millisecond:
+ * test_snapshot.c round_trip holds it.
  */
 static void same_device(struct diff *d, const struct pa_device *a,
 			const struct pa_device *b)
@@ -147,6 +148,16 @@ static void same_device(struct diff *d, const struct pa_device *a,
 	SAME(aer.rp_nonfatal);
 	SAME(aer.rp_fatal);
 	SAME(has_history);
+	if (a->has_history && b->has_history) {
+		SAME(history.since_ns);
+		SAME(history.transitions);
+		SAME(history.below_ns);
+		SAME(history.last_change_ns);
+		SAME(history.has_min);
+		SAME(history.min_speed);
+		SAME(history.min_width);
+		SAME(history.interval_ms);
+	}
 	SAME(caps_known);
 	SAME(has_ats);
 	SAME(ats_ctrl);

@@ -33,6 +33,13 @@ static void full_report(struct pa_report *rep)
 	rep->devices[2].has_root_bus = true;
 	rep->devices[2].root_bus = (struct pa_addr){ 0x10000, 0x3a, 0 };
 	rep->devices[1].driver_unknown = true;
+	/* The module's sampler; times to the millisecond, as written. */
+	rep->devices[1].has_history = true;
+	rep->devices[1].history = (struct pa_link_history){
+		.since_ns = 1764583200123000000ull, .transitions = 3,
+		.below_ns = 12500000001ull, .last_change_ns = 1764583260456000000ull,
+		.has_min = true, .min_speed = 1, .min_width = 4, .interval_ms = 1000,
+	};
 	rep->has_host = true;
 	rep->host = (struct pa_host){
 		.source = PA_SOURCE_MODULE, .cmdline = strdup("ro \"a b\" quiet"),
@@ -73,6 +80,21 @@ static void round_trip(void **state)
 	assert_false(back.devices[1].has_root_bus);
 	assert_true(back.devices[1].driver_unknown);
 	assert_false(back.devices[2].driver_unknown);
+	assert_true(back.devices[1].has_history);
+	{
+		const struct pa_link_history *a = &rep.devices[1].history;
+		const struct pa_link_history *b = &back.devices[1].history;
+
+		assert_int_equal(b->since_ns, a->since_ns);
+		assert_int_equal(b->transitions, a->transitions);
+		assert_int_equal(b->below_ns, a->below_ns);
+		assert_int_equal(b->last_change_ns, a->last_change_ns);
+		assert_true(b->has_min);
+		assert_int_equal(b->min_speed, a->min_speed);
+		assert_int_equal(b->min_width, a->min_width);
+		assert_int_equal(b->interval_ms, a->interval_ms);
+	}
+	assert_false(back.devices[2].has_history);
 	assert_non_null(strstr(first, "\"root_bus\":\"10000:3a\""));
 	assert_int_equal(back.p2p.npairs, 1);
 	pa_report_clear(&rep);
@@ -243,6 +265,12 @@ static const struct {
 	  "devices[0].bars[0].resizable.current: not a power of two of at least 1M" },
 	{ HEAD DEV(", \"bars\": [{\"index\": 0, \"size\": 1, \"type\": \"mem\", \"resizable\": {}}]") TAIL,
 	  "devices[0].bars[0].resizable.supported: missing (required)" },
+	{ HEAD DEV(", \"link_history\": {\"transitions\": 1}") TAIL,
+	  "devices[0].link_history.since: missing (required)" },
+	{ HEAD DEV(", \"link_history\": {\"since\": \"2026-12-01 10:00:00\"}") TAIL,
+	  "devices[0].link_history.since: \"2026-12-01 10:00:00\" is not a time" },
+	{ HEAD DEV(", \"link_history\": {\"since\": \"2026-12-01T10:00:00.000Z\", \"slowest_gts\": 3.0}") TAIL,
+	  "devices[0].link_history.slowest_gts: 3.0 is not a PCIe link speed in GT/s" },
 	{ HEAD DEV(", \"driver_known\": 0") TAIL,
 	  "devices[0].driver_known: expected boolean, found int" },
 	{ HEAD DEV(", \"power_state\": \"D3cold\"") TAIL,
