@@ -183,7 +183,7 @@ static const struct pa_schema_field pair_fields[] = {
 	{ "bandwidth_trap", .kind = PA_S_DERIVED, .write = bandwidth_trap },
 };
 
-const struct pa_schema pa_p2p_pair_schema = {
+static const struct pa_schema pa_p2p_pair_schema = {
 	pair_fields, sizeof(pair_fields) / sizeof(pair_fields[0])
 };
 

@@ -55,7 +55,7 @@ struct pa_schema_field {
 	size_t has;
 	bool required;		/* a snapshot without it is refused */
 	int64_t min, max;	/* integers */
-	uint32_t flag;		/* PA_S_FLAG */
+	uint32_t flag;		/* PA_S_FLAG, PA_S_NOT_FLAG */
 	const char *(*name)(uint32_t value);	/* PA_S_ENUM */
 	uint32_t (*value)(const char *name);	/* PA_S_ENUM: 0 unknown */
 	const struct pa_schema *sub;		/* PA_S_OBJECT, PA_S_ARRAY */
@@ -80,8 +80,9 @@ struct pa_schema {
 	size_t n;
 };
 
-/* struct pa_info, pa_device, pa_group and pa_host; top is the struct
- * itself. A P2P pair's table is in p2p_json.h. */
+/* struct pa_info, pa_device, pa_group and pa_host (report_keys.c); top
+ * is the struct itself. ats, pcie_device and bars: dev_caps_json.h; a P2P
+ * pair: p2p_json.h. */
 extern const struct pa_schema pa_info_schema;
 extern const struct pa_schema pa_device_schema;
 extern const struct pa_schema pa_group_schema;
