@@ -12,9 +12,11 @@ then runs, interleaved ROUNDS times (default 15):
   report --input SNAPSHOT --json           reading each form back, and
   check --input SNAPSHOT --format json     writing again
 with standard output to a file, and prints a Markdown table of the output
-bytes and the median wall time. With BASELINE_CLI=PATH (another build of
+bytes, the median wall time and the median CPU time (user + system,
+which the machine's other load disturbs less). With BASELINE_CLI=PATH (another build of
 pcieaudit-cli, such as the commit before compact JSON) its
-report --sysfs --json is timed in the same rounds. Not part of make check.
+report --sysfs --json and report --input --json (of the compact snapshot)
+are timed in the same rounds. Not part of make check.
 """
 import importlib.util
 import os
@@ -34,14 +36,17 @@ spec.loader.exec_module(scrape)
 
 
 def run(args, out_path, cli=CLI):
+    """Wall and CPU (user + system) seconds of one run, and output bytes."""
     with open(out_path, "wb") as out:
         t0 = time.monotonic()
-        rc = subprocess.call([cli] + args, stdout=out, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen([cli] + args, stdout=out, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(proc.pid, 0)
         dt = time.monotonic() - t0
+    rc = os.waitstatus_to_exitcode(status)
     # check exits 1/8 on failing/warning rules: an answer all the same.
     if rc not in (0, 1, 8):
         sys.exit("json-size: %s exited %d" % (" ".join(args), rc))
-    return dt, os.path.getsize(out_path)
+    return dt, ru.ru_utime + ru.ru_stime, os.path.getsize(out_path)
 
 
 def main():
@@ -63,28 +68,34 @@ def main():
         ]
         base = os.environ.get("BASELINE_CLI")
         if base:
-            variants.append(("report --sysfs --json", "baseline " + os.path.basename(base),
+            label = "baseline " + os.path.basename(base)
+            variants.append(("report --sysfs --json", label,
                              ["report", "--sysfs", root, "--json"], None))
+            variants.append(("report --input --json", label,
+                             ["report", "--input", snap["compact"], "--json"], None))
         times = {i: [] for i in range(len(variants))}
+        cpu = {i: [] for i in range(len(variants))}
         size = {}
         for r in range(rounds + 1):
             for i, (_, layout, args, out) in enumerate(variants):
                 cli = base if layout.startswith("baseline") else CLI
-                dt, b = run(args, out or os.path.join(tmp, "out-%d" % i), cli)
+                dt, c, b = run(args, out or os.path.join(tmp, "out-%d" % i), cli)
                 if r:		# the first round warms the page cache
                     times[i].append(dt)
+                    cpu[i].append(c)
                 size[i] = b
         cmd = "tests/bench/json-size.py %d %d" % (n, rounds)
         if base:
             cmd = "BASELINE_CLI=%s %s" % (base, cmd)
-        print("%d functions, %d rounds, median wall time; `%s`" % (n, rounds, cmd))
+        print("%d functions, %d rounds, medians; `%s`" % (n, rounds, cmd))
         print()
-        print("| command | layout | output bytes | median ms | min-max ms |")
-        print("|---|---|---:|---:|---|")
+        print("| command | layout | output bytes | wall ms | wall min-max | CPU ms (user+sys) |")
+        print("|---|---|---:|---:|---|---:|")
         for i, (what, layout, _, _) in enumerate(variants):
             t = [x * 1000 for x in times[i]]
-            print("| %s | %s | %d | %.1f | %.1f-%.1f |" %
-                  (what, layout, size[i], statistics.median(t), min(t), max(t)))
+            print("| %s | %s | %d | %.1f | %.1f-%.1f | %.1f |" %
+                  (what, layout, size[i], statistics.median(t), min(t), max(t),
+                   statistics.median(cpu[i]) * 1000))
     finally:
         shutil.rmtree(tmp)
 
