@@ -37,7 +37,7 @@ ACS_FLAGS = ["SrcValid", "TransBlk", "ReqRedir", "CmpltRedir",
              "UpstreamFwd", "EgressCtrl", "DirectTrans"]
 
 # PCI Express Capabilities register, Device/Port Type (pci_regs.h
-# PCI_EXP_TYPE_*) -> JSON name, as the contract (README, JSON schema) spells
+# PCI_EXP_TYPE_*) -> JSON name, as the contract (docs/json-schema.md) spells
 # them. Note the bridge names: 7, PCI_EXP_TYPE_PCI_BRIDGE, a PCIe-to-PCI
 # bridge such as QEMU's pcie-pci-bridge (lspci: "PCI-Express to PCI/PCI-X
 # Bridge") is "pcie_to_pci_bridge"; 8, PCI_EXP_TYPE_PCIE_BRIDGE (lspci: "PCI/PCI-X
@@ -1372,7 +1372,7 @@ class Checker:
                     break
         self.count("dmesg")
 
-    # Exit status of `check` per verdict, as README documents it.
+    # Exit status of `check` per verdict, as the README's exit codes document it.
     CHECK_RC = {"pass": 0, "fail": 1, "warn": 8}
 
     def check_verdicts(self, results, expects):
