@@ -165,7 +165,7 @@ corpus-test: cli
 prebuild: deps
 	@tests/kernels/prebuild.sh minimal debug
 
-# The H200 device machine's captures (tests/gpu/h200): pcieaudit against
+# The H200 device machine's captures (tests/fixtures/h200): pcieaudit against
 # nvidia-smi, NVML and NCCL's topology dump, field by field.
 .PHONY: gpu-test
 gpu-test: deps cli
