@@ -8,8 +8,9 @@
 - rules: the rule table of docs/check.md and the one-line list of the
   README hold exactly the rules of pa_rules[] (user/), each with its
   severity;
-- exit codes: the README's table holds exactly user/exitcodes.h's codes;
-- commands: the README's usage block names every command of main.c;
+- exit codes: the README's table holds exactly the PA_EXIT_* codes;
+- commands: the README's usage block names every command of the command
+  table;
 - make: every .PHONY target of a Makefile has a rule, and every `make
   TARGET` (also `make -C DIR TARGET`) in the README and docs/ exists;
 - samples: a code block line `$ pcieaudit-cli ...` that reads a file of the
@@ -124,9 +125,14 @@ def check_links():
 PROFILES = {"GD": "gpudirect", "VF": "vfio", "BL": "baseline"}
 
 
+def user_sources(ext):
+    """user/'s files, wherever in it they live, with their text."""
+    for path in sorted(glob.glob(os.path.join(TOP, "user", "**", "*." + ext), recursive=True)):
+        yield path, open(path, encoding="utf-8").read()
+
+
 def code_rules():
-    for path in sorted(glob.glob(os.path.join(TOP, "user", "**", "*.c"), recursive=True)):
-        text = open(path, encoding="utf-8").read()
+    for path, text in user_sources("c"):
         if "const struct pa_rule pa_rules" not in text:
             continue
         rules = re.findall(r'\{ "([a-z]+\.[a-z0-9-]+)", (GD|VF|BL), PA_SEV_([A-Z]+)', text)
@@ -169,21 +175,24 @@ def section(text, title):
 
 
 def check_exit_codes():
-    header = read("user/exitcodes.h")
-    codes = set(re.findall(r"^\tPA_EXIT_[A-Z_]+\s*= (\d+),", header, re.M))
+    codes = set()
+    for _, text in user_sources("h"):
+        codes.update(re.findall(r"^\tPA_EXIT_[A-Z_]+\s*= (\d+),", text, re.M))
     if not codes:
-        fail("cannot read the exit codes of user/exitcodes.h")
+        fail("cannot find the exit codes (PA_EXIT_*) under user/")
     table = set(re.findall(r"^\| (\d+) \|", section(read("README.md"), "Exit codes"), re.M))
     for c in sorted(codes - table, key=int):
         fail(f"README.md: exit code {c} missing from the Exit codes table")
     for c in sorted(table - codes, key=int):
-        fail(f"README.md: exit code {c} is in the Exit codes table but not in user/exitcodes.h")
+        fail(f"README.md: exit code {c} is in the Exit codes table but not in the code")
 
 
 def check_commands():
-    commands = re.findall(r'^\t\{ "([a-z0-9]+)", cmd_', read("user/main.c"), re.M)
+    commands = []
+    for _, text in user_sources("c"):
+        commands += re.findall(r'^\t\{ "([a-z0-9]+)", (?:pa_)?cmd_', text, re.M)
     if not commands:
-        fail("cannot read the command table of user/main.c")
+        fail("cannot find the command table ({ \"name\", cmd_...) under user/")
     _, blocks = prose_and_code(section(read("README.md"), "Using the CLI"))
     usage = "\n".join(blocks[0][1]) if blocks else ""
     for c in commands:
