@@ -16,7 +16,7 @@ DEB_DEPS := build-essential pkg-config libnl-genl-3-dev libnl-3-dev libpci-dev \
 	bc bison flex libelf-dev libssl-dev xz-utils dkms libyaml-dev prometheus \
 	linux-headers-cloud-amd64 linux-headers-rt-amd64 debhelper dh-dkms lintian \
 	python3-yaml clang libclang-rt-14-dev dwarves curl valgrind debootstrap zstd \
-	libcap2-bin libmicrohttpd-dev python3-jsonschema
+	libcap2-bin libmicrohttpd-dev python3-jsonschema zlib1g-dev
 
 .PHONY: all module cli deps check unit vm-test style demo install \
 	module-install dkms-source dkms-install dkms-test deb-test doc-test clean \

@@ -226,12 +226,12 @@ static json_object *rebar_object(const struct pa_bar *b)
 	return obj;
 }
 
-/* null when the module does not report BARs; [] when there are none. */
+/* null when the source does not give BARs; [] when there are none. */
 static json_object *bars_array(const struct pa_device *dev)
 {
 	json_object *arr;
 
-	if (!dev->caps_known)
+	if (!dev->caps_known || dev->bars_unknown)
 		return NULL;
 	arr = json_object_new_array();
 	for (size_t i = 0; i < dev->nbars; i++) {

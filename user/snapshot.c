@@ -660,6 +660,8 @@ static int parse_caps(struct ctx *c, json_object *obj, const char *path,
 		err = parse_pcie_device(c, obj, path, d);
 	if (!err)
 		err = member(c, obj, path, "bars", false, json_type_array, &bars);
+	/* Registers without BARs: an offline source that had no sizes. */
+	d->bars_unknown = !err && d->caps_known && !bars;
 	if (!err && bars) {
 		d->caps_known = true;
 		subpath(q, path, "bars");
