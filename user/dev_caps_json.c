@@ -33,9 +33,15 @@ bool pa_ats_known(const void *dev)
 	return pa_ats_capable(dev) != PA_UNKNOWN;
 }
 
+/* ats or pcie_device without bars: an offline source had registers but
+ * no BAR sizes. bars, read after both, says otherwise (pa_bars_found). */
 void pa_caps_found(void *dev)
 {
-	((struct pa_device *)dev)->caps_known = true;
+	struct pa_device *d = dev;
+
+	if (!d->caps_known)
+		d->bars_unknown = true;
+	d->caps_known = true;
 }
 
 static json_object *ats_capable(const void *base, const void *top)
@@ -87,7 +93,7 @@ bool pa_pcie_device_known(const void *dev)
 
 void pa_pcie_device_found(void *dev)
 {
-	((struct pa_device *)dev)->caps_known = true;
+	pa_caps_found(dev);
 	((struct pa_device *)dev)->has_expdev = true;
 }
 
@@ -197,11 +203,19 @@ const struct pa_schema pa_pcie_device_schema = {
 	sizeof(pcie_device_fields) / sizeof(pcie_device_fields[0])
 };
 
-/* ---- BARs: null when the source does not report them; [] for none ------- */
+/* ---- BARs: null when the source does not give them; [] for none -------- */
 
 bool pa_bars_known(const void *dev)
 {
-	return ((const struct pa_device *)dev)->caps_known;
+	const struct pa_device *d = dev;
+
+	return d->caps_known && !d->bars_unknown;
+}
+
+void pa_bars_found(void *dev)
+{
+	((struct pa_device *)dev)->caps_known = true;
+	((struct pa_device *)dev)->bars_unknown = false;
 }
 
 static json_object *bar_type(const void *base, const void *top)

@@ -22,5 +22,6 @@ bool pa_pcie_device_known(const void *dev);
 bool pa_bars_known(const void *dev);
 void pa_caps_found(void *dev);
 void pa_pcie_device_found(void *dev);
+void pa_bars_found(void *dev);
 
 #endif /* PA_DEV_CAPS_JSON_H */

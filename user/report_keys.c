@@ -457,6 +457,9 @@ static const struct pa_schema_field device_fields[] = {
 	/* false: configuration space read all ones (D3cold, or gone): acs
 	 * and link are then null as unknown. */
 	{ "config_readable", .kind = PA_S_NOT_BOOL, AT(DEV, config_unreadable) },
+	/* false: a bridge lspci -t drew that the capture lacks; only its
+	 * address and bus range are known (config_readable is false too). */
+	{ "config_captured", .kind = PA_S_NOT_BOOL, AT(DEV, config_not_captured) },
 	/* false: a PCIe function without its extended space (lspci -xxx):
 	 * acs null is then unknown. */
 	{ "extended_config_read", .kind = PA_S_NOT_BOOL,
@@ -468,7 +471,8 @@ static const struct pa_schema_field device_fields[] = {
 	{ "iommu", .kind = PA_S_OBJECT, AT(DEV, iommu), HAS(DEV, has_iommu),
 	  .sub = &iommu_schema },
 	/* ATS, Device Capabilities and Control, BARs: null when the source
-	 * does not say (caps_known). */
+	 * does not say (caps_known, bars_unknown). bars after the other two:
+	 * its found() undoes what theirs assume. */
 	{ "ats", .kind = PA_S_OBJECT, .sub = &pa_ats_schema,
 	  .present = pa_ats_known, .found = pa_caps_found },
 	{ "pcie_device", .kind = PA_S_OBJECT, .sub = &pa_pcie_device_schema,
@@ -476,7 +480,7 @@ static const struct pa_schema_field device_fields[] = {
 	{ "bars", .kind = PA_S_ARRAY, AT(DEV, bars), .count = offsetof(DEV, nbars),
 	  .elem = sizeof(struct pa_bar), .max = PA_MAX_BARS,
 	  .sub = &pa_bar_schema, .present = pa_bars_known,
-	  .found = pa_caps_found },
+	  .found = pa_bars_found },
 	/* From NVML or KFD where a caller set it; null: unknown. */
 	{ "mem_bytes", .kind = PA_S_NONZERO, AT(DEV, mem_bytes), .min = 1,
 	  .max = INT64_MAX },

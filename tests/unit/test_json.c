@@ -173,7 +173,8 @@ static void device_keys(void **state)
 		"vendor_name", "device_name", "pcie_type", "multifunction",
 		"virtfn", "physfn", "bridge", "disconnected", "pf",
 		"secondary_bus", "upstream", "root_bus", "numa_node", "driver",
-		"driver_known", "power_state", "config_readable", "extended_config_read", "acs", "link", "iommu",
+		"driver_known", "power_state", "config_readable", "config_captured",
+		"extended_config_read", "acs", "link", "iommu",
 		"ats", "pcie_device", "bars", "mem_bytes",
 		"aer", "link_history",
 	};

@@ -118,7 +118,7 @@ static char *read_fixture(const char *name, size_t *len)
 	char path[128];
 	char *text;
 
-	snprintf(path, sizeof(path), "data/%s", name);
+	snprintf(path, sizeof(path), SNAPSHOTS "/%s", name);
 	assert_int_equal(pa_read_file(path, 1 << 20, &text, len), 0);
 	return text;
 }
