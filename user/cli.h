@@ -30,6 +30,7 @@ enum pa_format pa_format_lookup(const char *name);
 
 struct pa_cli_opts {
 	bool json;
+	bool pretty;			/* --pretty: indented JSON */
 	bool all;			/* topo --all */
 	size_t nbdfs;
 	struct pa_addr bdfs[PA_CLI_MAX_BDFS];

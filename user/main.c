@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/pcieaudit.h>
 
 #include "bdf.h"
@@ -131,6 +132,7 @@ static void print_usage(FILE *f)
 			commands[i].args, commands[i].help);
 	fprintf(f, "\nOptions:\n"
 		"  --json         print JSON (schema_version %d) instead of text\n"
+		"  --pretty       indent JSON (the default on a terminal only)\n"
 		"  -h, --help     show this help, or a command's after the command\n"
 		"  --all          topo: every function, not just GPUs, NICs, NVMe\n"
 		"  -V, --version  show the version (also after a command)\n\n"
@@ -280,6 +282,8 @@ static int run_command(const struct command *cmd, int argc, char **argv,
 			return print_version();
 		if (!strcmp(arg, "--json"))
 			opts->json = true;
+		else if (!strcmp(arg, "--pretty"))
+			opts->pretty = true;
 		else if (!strcmp(arg, "--all") && (cmd->opts & OPT_ALL))
 			opts->all = true;
 		else if (!strcmp(arg, "--no-color") && (cmd->opts & OPT_CHECK))
@@ -296,6 +300,8 @@ static int run_command(const struct command *cmd, int argc, char **argv,
 	}
 	if (rc == PA_EXIT_OK)
 		rc = check_arguments(cmd, opts, e);
+	/* As iproute2: compact JSON for scripts and files. */
+	pa_json_set_pretty(opts->pretty || isatty(STDOUT_FILENO));
 	return rc == PA_EXIT_OK ? cmd->fn(opts, e) : rc;
 }
 
@@ -313,9 +319,12 @@ static int run(int argc, char **argv, struct pa_error *e)
 		}
 		if (is_version(argv[i]))
 			return print_version();
-		if (strcmp(argv[i], "--json"))
+		if (!strcmp(argv[i], "--pretty"))
+			opts.pretty = true;
+		else if (strcmp(argv[i], "--json"))
 			return pa_error_usage(e, "unknown option '%s'", argv[i]);
-		opts.json = true;
+		else
+			opts.json = true;
 	}
 	if (i == argc)
 		return pa_error_usage(e, "no command given");
