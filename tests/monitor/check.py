@@ -22,6 +22,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sampler_stats  # noqa: E402
+
 SPLAT = re.compile(
     r'KASAN|UBSAN|BUG:|WARNING:|Oops|general protection fault|Kernel panic'
     r'|possible (recursive |circular )?locking|inconsistent lock state'
@@ -147,6 +150,14 @@ def judge(res, cmdline):
               % (len(durations), n, med, med / max(n, 1), durations[-1], med / 1e4))
     else:
         print("sampler: not timed (no function_graph tracer in this kernel)")
+    stats = os.path.join(res, "sampler-stats.txt")
+    if os.path.exists(stats):
+        st = sampler_stats.parse(open(stats).read())
+        s = sampler_stats.summary({}, st, "(debugfs)")
+        if not st:
+            print("sampler: no debugfs accounting (a kernel without debugfs?)")
+        elif s:
+            print(sampler_stats.line(s))
     kinds = {}
     for e in events:
         kinds[e["event"]] = kinds.get(e["event"], 0) + 1

@@ -40,7 +40,8 @@ fact kernel "$(uname -r)"
 fact cmdline "$CMDLINE"
 # The function stays without a driver: pciehp and the link are the subject.
 echo 0 >/sys/bus/pci/drivers_autoprobe
-insmod $KO monitor_interval_ms=50
+# ACS control is read every 10 s by default; the test's setpci lasts 1 s.
+insmod $KO monitor_interval_ms=50 monitor_acs_interval_ms=100
 fact insmod_rc $?
 $CLI monitor >"$R/monitor.txt" 2>"$R/monitor.err" &
 P1=$!
@@ -92,6 +93,9 @@ if [ -w $T/set_graph_function ] && echo mon_sample_work >$T/set_graph_function 2
 	echo 1 >$T/tracing_on
 fi
 fact functions "$(ls /sys/bus/pci/devices | wc -l)"
+# The module's own accounting of the same passes.
+mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
+cat /sys/kernel/debug/pcieaudit/monitor >"$R/sampler-stats.txt" 2>&1
 
 # 4. rmmod while both listeners run: each must exit 4.
 rmmod pcieaudit
