@@ -70,6 +70,7 @@ struct options {
 	const char *output;
 	const char *previous;		/* check --previous */
 	const char *listen;		/* exporter --listen */
+	const char *interval;		/* exporter --interval */
 	bool no_color;
 	bool rules;
 };
@@ -167,11 +168,15 @@ static const struct command commands[] = {
 	{ "exporter", cmd_exporter, "[--listen ADDR:PORT]",
 	  "Prometheus /metrics: links, AER counters, check findings", 0, 0,
 	  OPT_SOURCE | OPT_LISTEN,
-	  "Serves http://ADDR:PORT/metrics until SIGINT or SIGTERM. Each scrape\n"
-	  "reads the module afresh and runs check's profiles (default policy).\n"
-	  "If the module is unloaded, scrapes answer pcieaudit_up 0.\n\n"
+	  "Serves http://ADDR:PORT/metrics until SIGINT or SIGTERM. A thread\n"
+	  "reads the module and runs check's profiles (default policy) every\n"
+	  "--interval, and within a second of a link, ACS or hot-plug event; a\n"
+	  "scrape serves the last collection from memory, with its time\n"
+	  "(pcieaudit_collect_timestamp_seconds). If the module is unloaded,\n"
+	  "pcieaudit_up is 0.\n\n"
 	  "  --listen ADDR:PORT  numeric IPv4, [IPv6] or localhost (default\n"
 	  "                      " PA_LISTEN_DEFAULT ": loopback only)\n"
+	  "  --interval SECONDS  collect this often (default 10, 0.1 to 86400)\n"
 	  "  --input FILE        serve a snapshot (report --json) instead\n"
 	  "  --sysfs DIR         without the module: sysfs and configuration space\n"
 	  "  --lspci FILE        serve lspci -xxxx output instead\n" },
@@ -766,9 +771,9 @@ static int cmd_monitor(const struct options *opts)
 
 static int cmd_exporter(const struct options *opts)
 {
-	const struct pa_exporter_opts o = {
+	struct pa_exporter_opts o = {
 		.listen = opts->listen, .input = opts->input, .sysfs = opts->sysfs,
-		.lspci = opts->lspci,
+		.lspci = opts->lspci, .interval = opts->interval,
 	};
 
 	return pa_exporter_run(&o);
@@ -847,6 +852,7 @@ static const struct {
 	{ "--output", OPT_CHECK, offsetof(struct options, output) },
 	{ "--nccl-xml", OPT_NCCL, offsetof(struct options, nccl_xml) },
 	{ "--listen", OPT_LISTEN, offsetof(struct options, listen) },
+	{ "--interval", OPT_LISTEN, offsetof(struct options, interval) },
 };
 
 #define NVALUE_OPTIONS (sizeof(value_options) / sizeof(value_options[0]))
