@@ -162,10 +162,11 @@ if [ "$MONITOR" = 1 ]; then
 	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 	$CLI exporter --listen 127.0.0.1:9862 >/dev/null 2>"$R/exporter.err" &
 	EXP=$!
-	# It listens after its first collection.
+	# It listens after its first collection (at 1024 functions under TCG
+	# that includes the P2P matrix of some 370 NVMe functions).
 	i=0
 	until httpget 9862 / 1 /dev/null >/dev/null 2>&1 || [ $i -ge 600 ]; do
-		sleep 0.1
+		sleep 0.5
 		i=$((i + 1))
 	done
 	fact exporter_ready_uptime "$(up)"
