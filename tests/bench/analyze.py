@@ -130,6 +130,12 @@ def monitoring(res, facts):
         if len(p) == 3:
             scrapes.append((int(p[0]) / 1000.0, int(p[1]), int(p[2])))
     m["scrapes"] = scrapes
+    spread = []
+    for line in (read(res, "exporter-scrapes-spread.txt") or "").splitlines():
+        p = line.split()
+        if len(p) == 3:
+            spread.append((int(p[0]) / 1000.0, int(p[1]), int(p[2])))
+    m["spread"] = spread
     body = read(res, "exporter-body.gz") or ""
     series = {}
     for line in body.splitlines():
@@ -167,8 +173,9 @@ def check(res):
     if mon is not None:
         if not mon["sampler"]:
             problems.append("the sampler ran no pass in its window")
-        if not mon["scrapes"] or any(sc[2] != 200 for sc in mon["scrapes"]):
-            problems.append("exporter scrapes: %s" % [sc[2] for sc in mon["scrapes"]])
+        for key in ("scrapes", "spread"):
+            if not mon[key] or any(sc[2] != 200 for sc in mon[key]):
+                problems.append("exporter %s: %s" % (key, [sc[2] for sc in mon[key]]))
         # Every PCIe function has either AER counters or an unknown reason.
         if mon["bdfs"] > nfun or mon["bdfs"] == 0:
             problems.append(f"the exporter's body names {mon['bdfs']} functions, sysfs has {nfun}")
@@ -195,19 +202,22 @@ def table(facts, st):
 def monitoring_row(nfun, facts, m):
     s = m["sampler"] or {}
     sc = sorted(x[0] for x in m["scrapes"])
+    sp = sorted(x[0] for x in m.get("spread", []))
     med = statistics.median(sc) if sc else float("nan")
     return (f"| {nfun} | {facts.get('kernel')} | {s.get('link_every_pass', '-')} | "
             f"{s.get('reads_per_pass', 0):.1f} | {s.get('passes', 0)} | {s.get('mean_pass_us', 0):.0f} | "
             f"{s.get('ns_per_read', 0) / 1000:.1f} | {s.get('window_core_pct', float('nan')):.4f}% | "
             f"{len(sc)} | {med:.2f} | {sc[-1] if sc else float('nan'):.2f} | "
+            f"{len(sp)} | {statistics.median(sp) if sp else float('nan'):.2f} | "
+            f"{sp[-1] if sp else float('nan'):.2f} | "
             f"{m['collect_s'] * 1000:.0f} | {m['series']} |")
 
 
 MONITORING_HEAD = [
     "| functions | kernel | links read each pass | reads a pass | passes | mean pass us | "
     "us a read | sampler CPU (window) | scrapes | scrape median ms | scrape max ms | "
-    "collection ms | series |",
-    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    "spread scrapes | median ms | max ms | collection ms | series |",
+    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
 
 
 def summary(dirs):

@@ -172,6 +172,10 @@ if [ "$MONITOR" = 1 ]; then
 	fact exporter_ready_uptime "$(up)"
 	httpget 9862 /metrics "$SCRAPES" "$O/exporter-body.txt" >"$R/exporter-scrapes.txt"
 	fact exporter_scrapes_rc $?
+	# Then 40 more, 500 ms apart: over 20 s, background collections (every
+	# 10 s) share the one CPU with some of them.
+	httpget 9862 /metrics 40 "$O/exporter-body2.txt" 500 >"$R/exporter-scrapes-spread.txt"
+	fact exporter_scrapes_spread_rc $?
 	kill $EXP
 	wait $EXP
 	fact exporter_rc $?

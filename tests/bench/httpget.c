@@ -4,9 +4,10 @@
  * Prometheus scrape reaches the exporter, without a client's exec and
  * start-up cost in each figure.
  *
- *   httpget PORT PATH N OUTFILE
+ *   httpget PORT PATH N OUTFILE [GAP_MS]
  *
- * Sends N requests one after another, each on a new connection to
+ * Sends N requests one after another (GAP_MS apart, default 0), each on a
+ * new connection to
  * 127.0.0.1:PORT ("GET PATH HTTP/1.0"), reads each reply to the end and
  * prints one line per request: "wall_us bytes status", the time from
  * connect() to the end of the reply on the monotonic clock. The last
@@ -74,17 +75,22 @@ int main(int argc, char **argv)
 {
 	char *buf = NULL, *body;
 	size_t len = 0;
-	int port, n, bad = 0;
+	int port, n, gap, bad = 0;
 	FILE *f;
 
-	if (argc != 5 || (port = atoi(argv[1])) <= 0 || (n = atoi(argv[3])) <= 0) {
-		fprintf(stderr, "usage: httpget PORT PATH N OUTFILE\n");
+	if (argc < 5 || argc > 6 || (port = atoi(argv[1])) <= 0 ||
+	    (n = atoi(argv[3])) <= 0) {
+		fprintf(stderr, "usage: httpget PORT PATH N OUTFILE [GAP_MS]\n");
 		return 2;
 	}
+	gap = argc == 6 ? atoi(argv[5]) : 0;
 	for (int i = 0; i < n; i++) {
-		long long t = now_us();
+		long long t;
 		int status;
 
+		if (i && gap > 0)
+			usleep((useconds_t)gap * 1000);
+		t = now_us();
 		len = 0;
 		status = get(port, argv[2], &buf, &len);
 		printf("%lld %zu %d\n", now_us() - t, len, status);
