@@ -2,10 +2,22 @@
 /*
  * Link health over time. Every PCI function is tracked from module load or
  * hot-add until its removal: a bus notifier on pci_bus_type reports
- * additions and removals, and a delayed work samples LnkSta and ACS control
- * of each tracked function every monitor_interval_ms. Changes become
- * PCIEAUDIT_CMD_MON_EVENT messages on the "monitor" multicast group and
- * feed each function's link history, which DEV_GET replies carry.
+ * additions and removals, and a delayed work samples link state every
+ * monitor_interval_ms and ACS control every monitor_acs_interval_ms. Changes
+ * become PCIEAUDIT_CMD_MON_EVENT messages on the "monitor" multicast group
+ * and feed each function's link history, which DEV_GET replies carry.
+ *
+ * The cost is one configuration read per link, not per function: a link's
+ * state lives in both ends' LnkSta, and only the downstream end (a Root
+ * Port or Switch Downstream Port) reports Data Link Layer Link Active and
+ * the bandwidth-management bits (the kernel's bwctrl serves those ports
+ * alone, too). So each pass reads the LnkSta of every such port, and of
+ * every function with link registers and no such port above it; the
+ * functions below a port ("followers": endpoints, their other functions,
+ * VFs, switch upstream ports) are read only in a pass where their port's
+ * LnkSta changed. ACS control changes only by configuration writes and is
+ * read less often. Each pass's duration and reads are counted and shown in
+ * debugfs (pcieaudit/monitor), so the cost is measured, not assumed.
  *
  * Read-only and as careful as dev_facts.c: only pci_user_read_config_word(),
  * which waits out a reset and never wakes the function; a function the
@@ -21,10 +33,13 @@
  * too, so mon_lock always nests inside it. Each entry holds a reference to
  * its pci_dev, dropped when the notifier sees the removal or at exit.
  */
+#include <linux/debugfs.h>
 #include <linux/hashtable.h>
 #include <linux/ktime.h>
+#include <linux/list.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <linux/pcieaudit.h>
@@ -36,7 +51,12 @@
 static unsigned int monitor_interval_ms = 1000;
 module_param(monitor_interval_ms, uint, 0444);
 MODULE_PARM_DESC(monitor_interval_ms,
-		 "LnkSta and ACS control sampling interval in ms (0: off, minimum 10)");
+		 "LnkSta sampling interval in ms (0: off, minimum 10)");
+
+static unsigned int monitor_acs_interval_ms = 10000;
+module_param(monitor_acs_interval_ms, uint, 0444);
+MODULE_PARM_DESC(monitor_acs_interval_ms,
+		 "ACS control sampling interval in ms (never shorter than monitor_interval_ms)");
 
 /* LnkSta bits that make a link event; Link Training comes and goes. */
 #define LNKSTA_WATCHED	(PCI_EXP_LNKSTA_CLS | PCI_EXP_LNKSTA_NLW | \
@@ -47,8 +67,12 @@ MODULE_PARM_DESC(monitor_interval_ms,
 			 PCI_EXP_LNKSTA_DLLLA)
 
 struct mon_dev {
-	struct hlist_node node;
+	struct hlist_node node;		/* in mon_table */
 	struct pci_dev *pdev;		/* referenced */
+	/* In mon_direct, or in its leader's followers; empty without link_pos. */
+	struct list_head link_node;
+	struct mon_dev *leader;		/* the port whose link this is, or NULL */
+	struct list_head followers;	/* functions whose link this port is */
 	u16 link_pos;			/* 0: no link registers */
 	u16 acs_pos;			/* 0: no ACS */
 	bool have_lnksta, have_acs;
@@ -62,8 +86,24 @@ struct mon_dev {
 	u8 min_speed, min_width;
 };
 
+/* The sampler's own cost, for debugfs: passes of mon_sample_work(). */
+struct mon_stats {
+	u64 passes, pass_ns, max_pass_ns, last_pass_ns;
+	u64 lnksta_reads, acs_reads;
+	u32 last_lnksta_reads, last_acs_reads;
+};
+
+/* Reads made by one pass; NULL outside passes (notifier, first sample). */
+struct mon_pass {
+	u32 lnksta_reads, acs_reads;
+};
+
 static DEFINE_MUTEX(mon_lock);
 static DEFINE_HASHTABLE(mon_table, 10);
+static LIST_HEAD(mon_direct);		/* link read every pass */
+static struct mon_stats mon_stats;
+static ktime_t mon_next_acs;
+static struct dentry *mon_debugfs;
 static u64 mon_seq;
 static bool mon_stopping;
 static void mon_sample_work(struct work_struct *work);
@@ -170,43 +210,70 @@ static void mon_note_lnksta(struct mon_dev *m, u16 lnksta)
 		   (m->want_width && width < m->want_width);
 }
 
-/* Samples one function; emits what changed. */
-static void mon_sample(struct mon_dev *m)
+/*
+ * Samples one function's LnkSta; emits what changed. Returns whether the
+ * watched bits changed since the previous sample (not on the first).
+ */
+static bool mon_sample_link(struct mon_dev *m, struct mon_pass *pass)
 {
 	struct pci_dev *pdev = m->pdev;
-	ktime_t now = ktime_get();
 	u16 val, old;
 
-	mon_account(m, now);
-	if (!mon_readable(pdev))
+	mon_account(m, ktime_get());
+	if (!m->link_pos || !mon_readable(pdev))
+		return false;
+	if (pass)
+		pass->lnksta_reads++;
+	if (!pcieaudit_read_word(pdev, m->link_pos + PCI_EXP_LNKSTA, &val))
+		return false;
+	old = m->lnksta;
+	if (!m->have_lnksta) {
+		m->lnksta = val;
+		m->have_lnksta = true;
+		mon_note_lnksta(m, val);
+		return false;
+	}
+	if (!((old ^ val) & LNKSTA_WATCHED))
+		return false;
+	m->lnksta = val;
+	if ((old ^ val) & LNKSTA_STATE) {
+		m->transitions++;
+		m->last_change_ns = mon_now_ns();
+	}
+	mon_note_lnksta(m, val);
+	mon_emit(pdev, PCIEAUDIT_MON_LINK, PCIEAUDIT_MON_SRC_SAMPLER, m, old, 0);
+	return true;
+}
+
+/* Samples one function's ACS control; emits a change. */
+static void mon_sample_acs(struct mon_dev *m, struct mon_pass *pass)
+{
+	u16 val, old;
+
+	if (!m->acs_pos || !mon_readable(m->pdev))
 		return;
-	if (m->link_pos &&
-	    pcieaudit_read_word(pdev, m->link_pos + PCI_EXP_LNKSTA, &val)) {
-		old = m->lnksta;
-		if (!m->have_lnksta) {
-			m->lnksta = val;
-			m->have_lnksta = true;
-			mon_note_lnksta(m, val);
-		} else if ((old ^ val) & LNKSTA_WATCHED) {
-			m->lnksta = val;
-			if ((old ^ val) & LNKSTA_STATE) {
-				m->transitions++;
-				m->last_change_ns = mon_now_ns();
-			}
-			mon_note_lnksta(m, val);
-			mon_emit(pdev, PCIEAUDIT_MON_LINK,
-				 PCIEAUDIT_MON_SRC_SAMPLER, m, old, 0);
-		}
-	}
-	if (m->acs_pos &&
-	    pcieaudit_read_word(pdev, m->acs_pos + PCI_ACS_CTRL, &val)) {
-		old = m->acs_ctrl;
-		m->acs_ctrl = val;
-		if (m->have_acs && old != val)
-			mon_emit(pdev, PCIEAUDIT_MON_ACS,
-				 PCIEAUDIT_MON_SRC_SAMPLER, m, 0, old);
-		m->have_acs = true;
-	}
+	if (pass)
+		pass->acs_reads++;
+	if (!pcieaudit_read_word(m->pdev, m->acs_pos + PCI_ACS_CTRL, &val))
+		return;
+	old = m->acs_ctrl;
+	m->acs_ctrl = val;
+	if (m->have_acs && old != val)
+		mon_emit(m->pdev, PCIEAUDIT_MON_ACS, PCIEAUDIT_MON_SRC_SAMPLER,
+			 m, 0, old);
+	m->have_acs = true;
+}
+
+/* Samples one function's link, its followers' where it changed, its ACS. */
+static void mon_sample(struct mon_dev *m, struct mon_pass *pass, bool acs)
+{
+	struct mon_dev *f;
+
+	if (mon_sample_link(m, pass))
+		list_for_each_entry(f, &m->followers, link_node)
+			mon_sample_link(f, pass);
+	if (acs)
+		mon_sample_acs(m, pass);
 }
 
 /* The link's best: the lower LnkCap of the function and the port above. */
@@ -236,6 +303,30 @@ static void mon_read_caps(struct mon_dev *m)
 			      (upcap & PCI_EXP_LNKCAP_MLW) >> 4);
 }
 
+/*
+ * The tracked port that reports pdev's link: a Root Port or Switch
+ * Downstream Port directly above it. NULL where there is none (a port
+ * itself, a function on a root bus or below a PCI bridge), or where the
+ * port is not tracked yet: such a function's LnkSta is read every pass.
+ */
+static struct mon_dev *mon_leader_of(struct pci_dev *pdev)
+{
+	struct pci_dev *up = pci_upstream_bridge(pdev);
+	struct mon_dev *l;
+
+	if (!up || !pci_is_pcie(up))
+		return NULL;
+	switch (pci_pcie_type(up)) {
+	case PCI_EXP_TYPE_ROOT_PORT:
+	case PCI_EXP_TYPE_DOWNSTREAM:
+		break;
+	default:
+		return NULL;
+	}
+	l = mon_find(up);
+	return l && l->link_pos ? l : NULL;
+}
+
 /* Starts tracking pdev; NULL when it is tracked already or memory is short. */
 static struct mon_dev *mon_track(struct pci_dev *pdev)
 {
@@ -248,19 +339,35 @@ static struct mon_dev *mon_track(struct pci_dev *pdev)
 		return NULL;
 	m->pdev = pci_dev_get(pdev);
 	m->since_ns = mon_now_ns();
+	INIT_LIST_HEAD(&m->link_node);
+	INIT_LIST_HEAD(&m->followers);
 	if (pci_is_pcie(pdev) && pcieaudit_has_link_regs(pdev)) {
 		m->link_pos = pci_pcie_cap(pdev);
 		mon_read_caps(m);
+		m->leader = mon_leader_of(pdev);
+		list_add_tail(&m->link_node,
+			      m->leader ? &m->leader->followers : &mon_direct);
 	}
 	m->acs_pos = pcieaudit_acs_pos(pdev);
 	hash_add(mon_table, &m->node, (unsigned long)pdev);
 	if (monitor_interval_ms)
-		mon_sample(m);
+		mon_sample(m, NULL, true);
 	return m;
 }
 
 static void mon_untrack(struct mon_dev *m)
 {
+	struct mon_dev *f, *tmp;
+
+	/*
+	 * The kernel removes the functions below a port before the port;
+	 * followers left (at exit) are read every pass until they go.
+	 */
+	list_for_each_entry_safe(f, tmp, &m->followers, link_node) {
+		f->leader = NULL;
+		list_move_tail(&f->link_node, &mon_direct);
+	}
+	list_del(&m->link_node);
 	hash_del(&m->node);
 	pci_dev_put(m->pdev);
 	kfree(m);
@@ -286,7 +393,7 @@ static int mon_bus_notify(struct notifier_block *nb, unsigned long action,
 		up = pci_upstream_bridge(pdev);
 		m = up ? mon_find(up) : NULL;
 		if (m && monitor_interval_ms)
-			mon_sample(m);
+			mon_sample(m, NULL, true);
 		if (mon_track(pdev))
 			mon_emit(pdev, PCIEAUDIT_MON_ADDED,
 				 PCIEAUDIT_MON_SRC_BUS_NOTIFIER, NULL, 0, 0);
@@ -312,20 +419,83 @@ static unsigned long mon_interval(void)
 	return msecs_to_jiffies(max(monitor_interval_ms, 10U));
 }
 
+static ktime_t mon_acs_interval(void)
+{
+	return ms_to_ktime(max3(monitor_acs_interval_ms, monitor_interval_ms, 10U));
+}
+
+static void mon_count_pass(const struct mon_pass *pass, ktime_t start)
+{
+	u64 ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+
+	mon_stats.passes++;
+	mon_stats.pass_ns += ns;
+	mon_stats.last_pass_ns = ns;
+	mon_stats.max_pass_ns = max(mon_stats.max_pass_ns, ns);
+	mon_stats.lnksta_reads += pass->lnksta_reads;
+	mon_stats.acs_reads += pass->acs_reads;
+	mon_stats.last_lnksta_reads = pass->lnksta_reads;
+	mon_stats.last_acs_reads = pass->acs_reads;
+}
+
 static void mon_sample_work(struct work_struct *work)
 {
+	struct mon_pass pass = { 0 };
 	struct mon_dev *m;
 	unsigned int bkt;
+	ktime_t start;
+	bool acs;
 
 	mutex_lock(&mon_lock);
-	hash_for_each(mon_table, bkt, m, node) {
-		mon_sample(m);
+	start = ktime_get();
+	acs = ktime_compare(start, mon_next_acs) >= 0;
+	if (acs)
+		mon_next_acs = ktime_add(start, mon_acs_interval());
+	list_for_each_entry(m, &mon_direct, link_node) {
+		mon_sample(m, &pass, false);
 		cond_resched();
 	}
+	if (acs)
+		hash_for_each(mon_table, bkt, m, node) {
+			mon_sample_acs(m, &pass);
+			cond_resched();
+		}
+	mon_count_pass(&pass, start);
 	if (!mon_stopping)
 		schedule_delayed_work(&mon_work, mon_interval());
 	mutex_unlock(&mon_lock);
 }
+
+/* debugfs pcieaudit/monitor: the sampler's configuration, table and cost. */
+static int mon_stats_show(struct seq_file *s, void *unused)
+{
+	unsigned int tracked = 0, direct = 0, followers = 0, acs = 0, bkt;
+	struct mon_dev *m;
+
+	mutex_lock(&mon_lock);
+	hash_for_each(mon_table, bkt, m, node) {
+		tracked++;
+		acs += !!m->acs_pos;
+		if (m->link_pos && m->leader)
+			followers++;
+		else if (m->link_pos)
+			direct++;
+	}
+	seq_printf(s, "interval_ms %u\nacs_interval_ms %lld\n",
+		   monitor_interval_ms ? max(monitor_interval_ms, 10U) : 0,
+		   ktime_to_ms(mon_acs_interval()));
+	seq_printf(s, "functions %u\nlink_every_pass %u\nlink_on_change %u\nacs %u\n",
+		   tracked, direct, followers, acs);
+	seq_printf(s, "passes %llu\npass_ns_total %llu\npass_ns_max %llu\npass_ns_last %llu\n",
+		   mon_stats.passes, mon_stats.pass_ns, mon_stats.max_pass_ns,
+		   mon_stats.last_pass_ns);
+	seq_printf(s, "lnksta_reads %llu\nacs_reads %llu\nlast_lnksta_reads %u\nlast_acs_reads %u\n",
+		   mon_stats.lnksta_reads, mon_stats.acs_reads,
+		   mon_stats.last_lnksta_reads, mon_stats.last_acs_reads);
+	mutex_unlock(&mon_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mon_stats);
 
 /**
  * pcieaudit_monitor_history_size - room pcieaudit_monitor_put_history() needs
@@ -414,8 +584,12 @@ int pcieaudit_monitor_init(void)
 	mutex_lock(&mon_lock);
 	for_each_pci_dev(pdev)
 		mon_track(pdev);
+	mon_next_acs = ktime_add(ktime_get(), mon_acs_interval());
 	mutex_unlock(&mon_lock);
 	pci_unlock_rescan_remove();
+	/* Errors ignored: debugfs is a window on the cost, not a function. */
+	mon_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("monitor", 0400, mon_debugfs, NULL, &mon_stats_fops);
 	if (monitor_interval_ms)
 		schedule_delayed_work(&mon_work, mon_interval());
 	return 0;
@@ -432,6 +606,7 @@ void pcieaudit_monitor_exit(void)
 	struct mon_dev *m;
 	unsigned int bkt;
 
+	debugfs_remove_recursive(mon_debugfs);
 	bus_unregister_notifier(&pci_bus_type, &mon_nb);
 	mutex_lock(&mon_lock);
 	mon_stopping = true;

@@ -47,6 +47,7 @@ struct pa_cli_opts {
 	const char *output;
 	const char *previous;		/* check --previous */
 	const char *listen;		/* exporter --listen */
+	const char *interval;		/* exporter --interval */
 	bool no_color;
 	bool rules;
 };

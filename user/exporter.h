@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pcieaudit-cli exporter: a Prometheus /metrics endpoint served by
- * libmicrohttpd. Each scrape reads the module (or sysfs, or a snapshot)
- * afresh, runs check's profiles and writes metrics.h's series and check's.
+ * libmicrohttpd. A scrape serves the last collection from memory
+ * (exporter_collect.h): the module (or sysfs, or a snapshot) read, check's
+ * profiles run, metrics.h's series and check's written.
  */
 #ifndef PA_EXPORTER_H
 #define PA_EXPORTER_H
@@ -14,21 +15,22 @@ struct pa_exporter_opts {
 	const char *input;	/* as report --input */
 	const char *sysfs;	/* as report --sysfs */
 	const char *lspci;	/* as report --lspci */
+	const char *interval;	/* --interval SECONDS; NULL for the default */
+	double interval_s;	/* parsed by pa_exporter_run() */
 };
+
+#define PA_EXPORTER_INTERVAL_DEFAULT_S	10.0
+#define PA_EXPORTER_INTERVAL_MIN_S	0.1
+#define PA_EXPORTER_INTERVAL_MAX_S	86400.0
+
+/* Parses --interval: decimal seconds within the bounds above. 0 or -EINVAL. */
+int pa_exporter_parse_interval(const char *text, double *seconds);
 
 /*
  * Serves until SIGINT or SIGTERM. Returns an exit code: PA_EXIT_OK after a
- * signal, PA_EXIT_USAGE for a bad --listen, PA_EXIT_RUNTIME when the
- * address cannot be bound.
+ * signal, PA_EXIT_USAGE for a bad --listen or --interval, PA_EXIT_RUNTIME
+ * when the address cannot be bound or the collector cannot start.
  */
-int pa_exporter_run(const struct pa_exporter_opts *o);
-
-/*
- * One scrape's body, as /metrics serves it (the caller frees it). Always
- * a valid exposition: when the report cannot be loaded, pcieaudit_up is 0
- * and *load_msg (when not NULL) gets the reason. NULL when out of memory.
- */
-char *pa_exporter_collect(const struct pa_exporter_opts *o, size_t *len,
-			  char *load_msg, size_t msglen);
+int pa_exporter_run(struct pa_exporter_opts *o);
 
 #endif /* PA_EXPORTER_H */

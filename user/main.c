@@ -105,14 +105,18 @@ static const struct command commands[] = {
 	  "ACS control changed; each names its source (bus-notifier, sampler).\n"
 	  "Lost events print a 'resync' line. Ends on SIGINT or SIGTERM (exit 0)\n"
 	  "or when the module is unloaded (exit 4).\n" },
-	{ "exporter", pa_cmd_exporter, "[--listen ADDR:PORT]",
+	{ "exporter", pa_cmd_exporter, "[--listen ADDR:PORT] [--interval SECONDS]",
 	  "Prometheus /metrics: links, AER counters, check findings", 0, 0,
 	  OPT_SOURCE | OPT_LISTEN,
-	  "Serves http://ADDR:PORT/metrics until SIGINT or SIGTERM. Each scrape\n"
-	  "reads the module afresh and runs check's profiles (default policy).\n"
-	  "If the module is unloaded, scrapes answer pcieaudit_up 0.\n\n"
+	  "Serves http://ADDR:PORT/metrics until SIGINT or SIGTERM. A thread\n"
+	  "reads the module and runs check's profiles (default policy) every\n"
+	  "--interval, and within a second of a link, ACS or hot-plug event; a\n"
+	  "scrape serves the last collection from memory, with its time\n"
+	  "(pcieaudit_collect_timestamp_seconds). If the module is unloaded,\n"
+	  "pcieaudit_up is 0.\n\n"
 	  "  --listen ADDR:PORT  numeric IPv4, [IPv6] or localhost (default\n"
 	  "                      " PA_LISTEN_DEFAULT ": loopback only)\n"
+	  "  --interval SECONDS  collect this often (default 10, 0.1 to 86400)\n"
 	  "  --input FILE        serve a snapshot (report --json) instead\n"
 	  "  --sysfs DIR         without the module: sysfs and configuration space\n"
 	  "  --lspci FILE        serve lspci -xxxx output instead\n" },
@@ -232,6 +236,7 @@ static const struct {
 	{ "--output", OPT_CHECK, offsetof(struct pa_cli_opts, output) },
 	{ "--nccl-xml", OPT_NCCL, offsetof(struct pa_cli_opts, nccl_xml) },
 	{ "--listen", OPT_LISTEN, offsetof(struct pa_cli_opts, listen) },
+	{ "--interval", OPT_LISTEN, offsetof(struct pa_cli_opts, interval) },
 };
 
 #define NVALUE_OPTIONS (sizeof(value_options) / sizeof(value_options[0]))

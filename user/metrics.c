@@ -241,13 +241,30 @@ int pa_metrics_devices(FILE *f, const struct pa_report *rep)
 	return ferror(f) ? -EIO : 0;
 }
 
-int pa_metrics_scrape(FILE *f, int up, double seconds)
+int pa_metrics_collector(FILE *f, const struct pa_collect_stats *st)
 {
+	static const char *const trigger[PA_COLLECT_TRIGGERS] = {
+		[PA_COLLECT_START] = "start",
+		[PA_COLLECT_INTERVAL] = "interval",
+		[PA_COLLECT_EVENT] = "event",
+	};
+
 	family(f, "pcieaudit_up", "gauge",
-	       "1 when the module (or sysfs) answered this scrape, else 0.");
-	fprintf(f, "pcieaudit_up %d\n", up);
-	family(f, "pcieaudit_scrape_duration_seconds", "gauge",
-	       "Time this scrape took to collect, in seconds.");
-	fprintf(f, "pcieaudit_scrape_duration_seconds %.6f\n", seconds);
+	       "1 when the module (or sysfs) answered the last collection, else 0.");
+	fprintf(f, "pcieaudit_up %d\n", st->up);
+	family(f, "pcieaudit_collect_timestamp_seconds", "gauge",
+	       "When the last collection ended, in seconds since the epoch; scrapes serve it from memory.");
+	fprintf(f, "pcieaudit_collect_timestamp_seconds %.3f\n", st->timestamp);
+	family(f, "pcieaudit_collect_duration_seconds", "gauge",
+	       "Time the last collection took, in seconds.");
+	fprintf(f, "pcieaudit_collect_duration_seconds %.6f\n", st->duration);
+	family(f, "pcieaudit_collections_total", "counter",
+	       "Collections since the exporter started, by what triggered them.");
+	for (int i = 0; i < PA_COLLECT_TRIGGERS; i++)
+		fprintf(f, "pcieaudit_collections_total{trigger=\"%s\"} %llu\n",
+			trigger[i], st->total[i]);
+	family(f, "pcieaudit_collect_errors_total", "counter",
+	       "Collections that failed: the module (or sysfs) did not answer, or memory ran short.");
+	fprintf(f, "pcieaudit_collect_errors_total %llu\n", st->errors);
 	return ferror(f) ? -EIO : 0;
 }

@@ -27,8 +27,30 @@
  */
 int pa_metrics_devices(FILE *f, const struct pa_report *rep);
 
-/* pcieaudit_up (1: the module or sysfs answered) and
- * pcieaudit_scrape_duration_seconds. */
-int pa_metrics_scrape(FILE *f, int up, double seconds);
+/* What made the exporter collect. */
+enum pa_collect_trigger {
+	PA_COLLECT_START,	/* the first collection, before listening */
+	PA_COLLECT_INTERVAL,	/* --interval elapsed */
+	PA_COLLECT_EVENT,	/* a "monitor" event, or the module came or went */
+	PA_COLLECT_TRIGGERS
+};
+
+/* The exporter's collections so far; the last one's outcome. */
+struct pa_collect_stats {
+	int up;				/* 1: the module (or sysfs) answered */
+	double timestamp;		/* the last one's end, UNIX seconds */
+	double duration;		/* the last one's, seconds */
+	unsigned long long total[PA_COLLECT_TRIGGERS];
+	unsigned long long errors;	/* not up, or out of memory */
+};
+
+/*
+ * The collection's own series: pcieaudit_up,
+ * pcieaudit_collect_timestamp_seconds (a scraper's time() minus it is the
+ * age of what it got), pcieaudit_collect_duration_seconds,
+ * pcieaudit_collections_total{trigger} and pcieaudit_collect_errors_total.
+ * 0 or -EIO.
+ */
+int pa_metrics_collector(FILE *f, const struct pa_collect_stats *st);
 
 #endif /* PA_METRICS_H */

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The multicast side of the netlink conversation: nl.c does requests,
- * this file listens. Besides the module's "monitor" group it joins
- * nlctrl's "notify" group, which says when the family goes away (rmmod).
+ * pcieaudit-cli monitor: prints what the listening socket (mon_socket.c)
+ * receives, and the AER counters' rises, which sysfs does not announce.
  */
 #include "monitor.h"
 
@@ -26,6 +25,7 @@
 #include "bdf.h"
 #include "errors.h"
 #include "exitcodes.h"
+#include "mon_socket.h"
 #include "monitor_event.h"
 #include "nl.h"
 
@@ -50,21 +50,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* nlctrl's CTRL_CMD_DELFAMILY for our family: the module is gone. */
-static bool family_removed(struct nl_msg *msg)
-{
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct genlmsghdr *gh = nlmsg_data(nlh);
-	struct nlattr *tb[CTRL_ATTR_MAX + 1];
-
-	if (gh->cmd != CTRL_CMD_DELFAMILY ||
-	    genlmsg_parse(nlh, 0, tb, CTRL_ATTR_MAX, NULL) < 0 ||
-	    !tb[CTRL_ATTR_FAMILY_NAME])
-		return false;
-	return !strcmp(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]),
-		       PCIEAUDIT_FAMILY_NAME);
-}
-
 static int on_msg(struct nl_msg *msg, void *arg)
 {
 	struct listener *l = arg;
@@ -73,7 +58,7 @@ static int on_msg(struct nl_msg *msg, void *arg)
 	char why[64];
 
 	if (nlh->nlmsg_type == GENL_ID_CTRL) {
-		if (family_removed(msg)) {
+		if (pa_mon_family_removed(msg)) {
 			l->unloaded = true;
 			return NL_STOP;
 		}
@@ -161,44 +146,6 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-static int join(struct nl_sock *sk, const char *family, const char *group)
-{
-	int id = genl_ctrl_resolve_grp(sk, family, group);
-
-	if (id < 0)
-		return pa_nl_errno(id);
-	return nl_socket_add_membership(sk, id) ? -EIO : 0;
-}
-
-static int open_listener(struct nl_sock **skp, struct listener *l)
-{
-	struct nl_sock *sk = nl_socket_alloc();
-	int err;
-
-	if (!sk)
-		return -ENOMEM;
-	err = genl_connect(sk) ? -EIO : 0;
-	if (!err) {
-		l->family = genl_ctrl_resolve(sk, PCIEAUDIT_FAMILY_NAME);
-		if (l->family < 0)
-			err = pa_nl_errno(l->family);
-	}
-	if (!err)
-		err = join(sk, PCIEAUDIT_FAMILY_NAME, PCIEAUDIT_MCGRP_MONITOR);
-	if (!err)
-		err = join(sk, "nlctrl", "notify");
-	if (!err) {
-		nl_socket_disable_seq_check(sk);
-		nl_socket_set_buffer_size(sk, RCVBUF, 0);
-		nl_socket_set_nonblocking(sk);
-		nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, on_msg, l);
-		*skp = sk;
-		return 0;
-	}
-	nl_socket_free(sk);
-	return err;
-}
-
 static int signals_fd(sigset_t *old)
 {
 	sigset_t sigs;
@@ -252,7 +199,7 @@ int pa_monitor_run(bool json)
 	err = pa_nl_open(&nl, &ei);
 	if (!err) {
 		pa_nl_close(nl);
-		err = open_listener(&sk, &l);
+		err = pa_mon_socket_open(&sk, &l.family, RCVBUF, on_msg, &l);
 	}
 	if (err) {
 		close(pfd[1].fd);

@@ -9,6 +9,9 @@
 A run is unusable when the guest did not finish, a measured command failed,
 fewer than 5 counted rounds exist, or the outputs disagree on how many PCI
 functions there are (report, lspci and scrape count them independently).
+With the monitor phases (pa_monitor=1, the default) also when the sampler
+ran no pass in its window, a scrape did not answer 200, or the exporter's
+body does not list every function (sysfs's count is the oracle).
 """
 import argparse
 import gzip
@@ -16,6 +19,9 @@ import json
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "monitor"))
+import sampler_stats  # noqa: E402
 
 NAMES = {
     "report": "pcieaudit-cli report --json",
@@ -97,6 +103,55 @@ def counts(res):
     return c
 
 
+def read(res, name):
+    path = os.path.join(res, name)
+    if not os.path.exists(path):
+        return None
+    opener = gzip.open if name.endswith(".gz") else open
+    with opener(path, "rt", errors="replace") as f:
+        return f.read()
+
+
+def monitoring(res, facts):
+    """The sampler's window and the exporter's scrapes; None without them."""
+    before, after = read(res, "monitor-before.txt"), read(res, "monitor-after.txt")
+    if before is None or after is None:
+        return None
+    m = {"sampler": sampler_stats.summary(sampler_stats.parse(before), sampler_stats.parse(after))}
+    if m["sampler"]:
+        # Over the window: the passes' time over the window's length.
+        window = float(facts["monitor_end"]) - float(facts["monitor_start"])
+        d = sampler_stats.delta(sampler_stats.parse(before), sampler_stats.parse(after))
+        m["sampler"]["window_s"] = window
+        m["sampler"]["window_core_pct"] = d["pass_ns_total"] / (window * 1e9) * 100
+    scrapes = []
+    for line in (read(res, "exporter-scrapes.txt") or "").splitlines():
+        p = line.split()
+        if len(p) == 3:
+            scrapes.append((int(p[0]) / 1000.0, int(p[1]), int(p[2])))
+    m["scrapes"] = scrapes
+    spread = []
+    for line in (read(res, "exporter-scrapes-spread.txt") or "").splitlines():
+        p = line.split()
+        if len(p) == 3:
+            spread.append((int(p[0]) / 1000.0, int(p[1]), int(p[2])))
+    m["spread"] = spread
+    body = read(res, "exporter-body.gz") or ""
+    series = {}
+    for line in body.splitlines():
+        if line and not line.startswith("#"):
+            name, _, value = line.rpartition(" ")
+            series[name] = value
+    m["collect_s"] = float(series.get("pcieaudit_collect_duration_seconds", "nan"))
+    m["series"] = len(series)
+    m["body_bytes"] = len(body)
+    m["bdfs"] = len({l.split('bdf="')[1].split('"')[0] for l in body.splitlines()
+                     if l.startswith("pcieaudit_link_width{") or
+                     l.startswith("pcieaudit_aer_unknown{") or
+                     l.startswith("pcieaudit_aer_correctable_errors_total{")})
+    return m
+
+
 def check(res):
     problems = []
     facts, runs = load(res)
@@ -114,6 +169,16 @@ def check(res):
             problems.append(f"{tool} saw {n} functions, sysfs has {nfun}")
     if int(facts.get("selected", "0")) != min(64, nfun - int(facts.get("bridges", "0"))):
         problems.append(f"{facts.get('selected')} endpoints selected, not 64")
+    mon = monitoring(res, facts)
+    if mon is not None:
+        if not mon["sampler"]:
+            problems.append("the sampler ran no pass in its window")
+        for key in ("scrapes", "spread"):
+            if not mon[key] or any(sc[2] != 200 for sc in mon[key]):
+                problems.append("exporter %s: %s" % (key, [sc[2] for sc in mon[key]]))
+        # Every PCIe function has either AER counters or an unknown reason.
+        if mon["bdfs"] > nfun or mon["bdfs"] == 0:
+            problems.append(f"the exporter's body names {mon['bdfs']} functions, sysfs has {nfun}")
     return facts, st, problems
 
 
@@ -132,6 +197,27 @@ def table(facts, st):
         lines.append(f"| {NAMES[var]} | {s['wall']:.1f} | {s['wall_min']:.1f}-{s['wall_max']:.1f} | "
                      f"{s['cpu']:.1f} ({s['user']:.1f}+{s['sys']:.1f}) | {s['rss']} | {ratio} |")
     return "\n".join(lines)
+
+
+def monitoring_row(nfun, facts, m):
+    s = m["sampler"] or {}
+    sc = sorted(x[0] for x in m["scrapes"])
+    sp = sorted(x[0] for x in m.get("spread", []))
+    med = statistics.median(sc) if sc else float("nan")
+    return (f"| {nfun} | {facts.get('kernel')} | {s.get('link_every_pass', '-')} | "
+            f"{s.get('reads_per_pass', 0):.1f} | {s.get('passes', 0)} | {s.get('mean_pass_us', 0):.0f} | "
+            f"{s.get('ns_per_read', 0) / 1000:.1f} | {s.get('window_core_pct', float('nan')):.4f}% | "
+            f"{len(sc)} | {med:.2f} | {sc[-1] if sc else float('nan'):.2f} | "
+            f"{len(sp)} | {statistics.median(sp) if sp else float('nan'):.2f} | "
+            f"{sp[-1] if sp else float('nan'):.2f} | "
+            f"{m['collect_s'] * 1000:.0f} | {m['series']} |")
+
+
+MONITORING_HEAD = [
+    "| functions | kernel | links read each pass | reads a pass | passes | mean pass us | "
+    "us a read | sampler CPU (window) | scrapes | scrape median ms | scrape max ms | "
+    "spread scrapes | median ms | max ms | collection ms | series |",
+    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
 
 
 def summary(dirs):
@@ -162,6 +248,17 @@ def summary(dirs):
         out.append(f"| {nfun} | {facts.get('kernel')} | {ratio('lspci')} | {ratio('scrape')} | "
                    f"{ratio('clisysfs')} | {ratio('topo')} | {ratio('exec')} | "
                    f"{st['report']['rss']} |")
+    mons = [(nfun, facts, monitoring(d, facts)) for nfun, d, facts, _, _ in rows]
+    mons = [x for x in mons if x[2]]
+    if mons:
+        out.append("")
+        out.append("Monitoring: the sampler over its quiet window at the default interval "
+                   "(debugfs pcieaudit/monitor; \"us a read\" is pass time / reads, loop "
+                   "included) and the exporter's scrapes (httpget, one after another):")
+        out.append("")
+        out.extend(MONITORING_HEAD)
+        for nfun, facts, m in mons:
+            out.append(monitoring_row(nfun, facts, m))
     by_kernel = {}
     for row in rows:
         by_kernel.setdefault(row[2].get("kernel"), []).append(row)
@@ -196,6 +293,9 @@ def main():
         return 1 if bad else 0
     facts, st, problems = check(a.dirs[-1])
     print(table(facts, st))
+    mon = monitoring(a.dirs[-1], facts)
+    if mon:
+        print("\n".join(MONITORING_HEAD + [monitoring_row(int(facts.get("functions", 0)), facts, mon)]))
     print("counts:", counts(a.dirs[-1]))
     for p in problems:
         print("PROBLEM:", p)

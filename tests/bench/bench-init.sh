@@ -5,8 +5,10 @@
 # figures to the host (tests/bench/analyze.py computes the medians). It
 # judges nothing; anything that fails is recorded and the payload still goes.
 #
-# Kernel command line: pa_rounds=N (default 7), pa_variants=a,b,... (default
-# all), pa_profile=0 to skip perf and strace.
+# Kernel command line: pa_rounds=N (default 5), pa_variants=a,b,... (default
+# all), pa_profile=0 to skip perf and strace, pa_monitor_s=N (default 30)
+# for the sampler's quiet window, pa_scrapes=N (default 30), pa_monitor=0 to
+# skip the sampler and exporter phases.
 
 # shellcheck disable=SC1091 # tests/vm/guest-lib.sh, installed by build-initramfs.sh
 . /lib/pcieaudit/guest-lib.sh
@@ -21,6 +23,9 @@ mkdir -p "$R" "$O"
 ROUNDS=5
 VARIANTS="report lspci scrape clisysfs topo text exec"
 PROFILE=1
+MONITOR=1
+MONITOR_S=30
+SCRAPES=30
 SCENARIO=unknown
 read -r CMDLINE </proc/cmdline
 for arg in $CMDLINE; do
@@ -29,6 +34,9 @@ for arg in $CMDLINE; do
 	pa_rounds=*) ROUNDS=${arg#pa_rounds=} ;;
 	pa_variants=*) VARIANTS=$(echo "${arg#pa_variants=}" | tr , ' ') ;;
 	pa_profile=*) PROFILE=${arg#pa_profile=} ;;
+	pa_monitor=*) MONITOR=${arg#pa_monitor=} ;;
+	pa_monitor_s=*) MONITOR_S=${arg#pa_monitor_s=} ;;
+	pa_scrapes=*) SCRAPES=${arg#pa_scrapes=} ;;
 	esac
 done
 
@@ -128,6 +136,52 @@ while [ $r -le "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 fact bench_end "$(up)"
+
+# The sampler's cost, from the module's own accounting (debugfs
+# pcieaudit/monitor, kmod/monitor.c): a quiet window at the default
+# interval (one pass a second, ACS control every 10 s), nothing else
+# running. Its passes' time over the window is its CPU share (an upper
+# bound: a pass's wall time).
+STATS=/sys/kernel/debug/pcieaudit/monitor
+if [ "$MONITOR" = 1 ]; then
+	mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
+	sleep 2
+	cat $STATS >"$R/monitor-before.txt" 2>&1
+	fact monitor_start "$(up)"
+	sleep "$MONITOR_S"
+	fact monitor_end "$(up)"
+	cat $STATS >"$R/monitor-after.txt" 2>&1
+	log "sampler window done at $(up)"
+fi
+
+# The exporter's scrape latency: the exporter collects in the background
+# (every 10 s, and after monitor events) and a scrape serves the last
+# collection from memory; httpget times SCRAPES scrapes one after another.
+if [ "$MONITOR" = 1 ]; then
+	# /init brings up no interface, loopback included.
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+	$CLI exporter --listen 127.0.0.1:9862 >/dev/null 2>"$R/exporter.err" &
+	EXP=$!
+	# It listens after its first collection (at 1024 functions under TCG
+	# that includes the P2P matrix of some 370 NVMe functions).
+	i=0
+	until httpget 9862 / 1 /dev/null >/dev/null 2>&1 || [ $i -ge 600 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	fact exporter_ready_uptime "$(up)"
+	httpget 9862 /metrics "$SCRAPES" "$O/exporter-body.txt" >"$R/exporter-scrapes.txt"
+	fact exporter_scrapes_rc $?
+	# Then 40 more, 500 ms apart: over 20 s, background collections (every
+	# 10 s) share the one CPU with some of them.
+	httpget 9862 /metrics 40 "$O/exporter-body2.txt" 500 >"$R/exporter-scrapes-spread.txt"
+	fact exporter_scrapes_spread_rc $?
+	kill $EXP
+	wait $EXP
+	fact exporter_rc $?
+	gzip -c "$O/exporter-body.txt" >"$R/exporter-body.gz"
+	log "exporter scrapes done at $(up)"
+fi
 # The last output of each, for the host's sanity checks.
 for v in $VARIANTS; do
 	gzip -c "$O/$v" >"$R/out-$v.gz"

@@ -45,6 +45,16 @@ python3 "$HERE/analyze.py" --summary "${dirs[@]}" >"$OUT/bench-summary.md" || rc
 # On the host, no VM: what compact JSON saves against --pretty.
 { echo; echo "## JSON layout (host, --sysfs fixture)"; echo
   nice -n 5 python3 "$HERE/json-size.py"; } >>"$OUT/bench-summary.md" || rc=1
+if [[ ${BENCH_HOST_SCRAPE:-1} == 1 ]]; then
+	{
+		echo
+		echo "Exporter on the host, --sysfs fixtures (tests/bench/exporter-scrape.py N 20):"
+		echo
+		for n in 64 256 1024; do
+			nice -n 5 python3 "$HERE/exporter-scrape.py" "$n" 20 || rc=1
+		done
+	} >>"$OUT/bench-summary.md"
+fi
 cat "$OUT/bench-summary.md"
 echo "run.sh: tables in ${OUT#"$ROOT"/}/bench-summary.md"
 exit $rc

@@ -5,9 +5,18 @@ HTTP requests at once, on the H200 guest fixture (--sysfs). Every scrape
 must answer 200 with a body promtool accepts, whose link gauges agree with
 sysfs's own current_link_speed/width and max_link_speed/width files (the
 oracle: the kernel's decode, not ours). The exporter must survive the
-malformed requests, and exit 0 on SIGTERM. Prints the scrape latencies."""
+malformed requests, and exit 0 on SIGTERM. Prints the scrape latencies.
+
+Then freshness, on a copy of the fixture whose AER counter files the test
+writes (the oracle: the file's own contents): with --interval 0.5 every
+body's collection is at most interval + its duration + 1 s old, and a
+counter written into the copy shows within that bound; with --interval
+3600, 50 scrapes trigger no collection (pcieaudit_collections_total stays
+at the first one, the timestamp does not move) and a counter written meanwhile
+is not served."""
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -16,12 +25,12 @@ import tempfile
 import threading
 import time
 import urllib.error
-import urllib.request
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CLI = os.path.join(TOP, "user", "pcieaudit-cli")
-FIXTURE = os.environ.get("PA_FIXTURE",
-                         os.path.join(os.path.dirname(TOP), "shared", "fixtures", "h200-vm-guest"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import exporter_client as ec  # noqa: E402
+
+CLI = ec.CLI
+FIXTURE = os.environ.get("PA_FIXTURE", os.path.join(ec.FIXTURES, "h200-vm-guest"))
 SCRAPERS = 4
 SCRAPES = int(os.environ.get("PA_SCRAPES", "25"))
 
@@ -31,14 +40,6 @@ failures = []
 def fail(msg):
     failures.append(msg)
     print("FAIL:", msg, flush=True)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def sysfs_oracle():
@@ -62,16 +63,7 @@ def sysfs_oracle():
 
 
 def parse(body):
-    series = {}
-    for line in body.splitlines():
-        if line.startswith("#") or not line:
-            continue
-        m = re.match(r'([a-z_]+)(\{[^}]*\})? (\S+)$', line)
-        if not m:
-            fail("unparsable line: " + line)
-            continue
-        series[(m.group(1), m.group(2) or "")] = float(m.group(3))
-    return series
+    return ec.parse(body, lambda line: fail("unparsable line: " + line))
 
 
 def check_body(body, oracle):
@@ -98,19 +90,17 @@ def check_body(body, oracle):
 
 def scraper(url, latencies, bodies):
     for _ in range(SCRAPES):
-        t = time.monotonic()
         try:
-            with urllib.request.urlopen(url, timeout=10) as r:
-                body = r.read().decode()
-                if r.status != 200:
-                    fail("status %d" % r.status)
-                if not r.headers.get("Content-Type", "").startswith("text/plain; version=0.0.4"):
-                    fail("content type " + r.headers.get("Content-Type", ""))
+            r, body, t = ec.get(url, timeout=10)
+            if r.status != 200:
+                fail("status %d" % r.status)
+            if not r.headers.get("Content-Type", "").startswith("text/plain; version=0.0.4"):
+                fail("content type " + r.headers.get("Content-Type", ""))
         except (urllib.error.URLError, OSError) as e:
             fail("scrape: %s" % e)
             continue
-        latencies.append(time.monotonic() - t)
-        bodies.add(re.sub(r"pcieaudit_scrape_duration_seconds \S+", "", body))
+        latencies.append(t)
+        bodies.add(ec.without_collector(body))
 
 
 def raw(port, data, read=True):
@@ -165,6 +155,95 @@ def malformed(port):
     return s
 
 
+AER_DEV = "0000:00:07.0"
+COR = ("pcieaudit_aer_correctable_errors_total", '{bdf="%s"}' % AER_DEV)
+
+
+def write_aer(root, cor):
+    """AER counter files of AER_DEV in the copy, as the kernel writes them."""
+    d = os.path.join(root, "devices", AER_DEV)
+    for name, total in (("aer_dev_correctable", "TOTAL_ERR_COR %d" % cor),
+                        ("aer_dev_nonfatal", "TOTAL_ERR_NONFATAL 0"),
+                        ("aer_dev_fatal", "TOTAL_ERR_FATAL 0")):
+        tmp = os.path.join(d, name + ".tmp")
+        with open(tmp, "w") as f:
+            f.write("RxErr 0\n%s\n" % total)
+        os.rename(tmp, os.path.join(d, name))
+
+
+def collected(s):
+    return (s.get(("pcieaudit_collect_timestamp_seconds", "")),
+            sum(v for (n, _), v in s.items() if n == "pcieaudit_collections_total"))
+
+
+def fresh_bodies(root):
+    """--interval 0.5: every body's age is bounded; a written counter shows."""
+    interval = 0.5
+    proc, url = ec.start(["--sysfs", root, "--interval", str(interval)])
+    try:
+        ages, seen_at = [], None
+        write_aer(root, 7)
+        written = time.time()
+        end = time.monotonic() + 4
+        while time.monotonic() < end:
+            _, body, _ = ec.get(url, timeout=10)
+            now = time.time()
+            s = parse(body)
+            ts, _ = collected(s)
+            dur = s.get(("pcieaudit_collect_duration_seconds", ""), 0)
+            if ts is None:
+                fail("no pcieaudit_collect_timestamp_seconds")
+                break
+            ages.append(now - ts)
+            if now - ts > interval + dur + 1.0:
+                fail("a body %.2f s old, bound %.2f s" % (now - ts, interval + dur + 1.0))
+            if seen_at is None and s.get(COR) == 7:
+                seen_at = now - written
+            time.sleep(0.05)
+        if seen_at is None:
+            fail("the counter written into the copy never showed in 4 s")
+        elif seen_at > interval + 1.0:
+            fail("the written counter showed after %.2f s, bound %.2f s" % (seen_at, interval + 1.0))
+        print("freshness: %d scrapes at --interval %g, age max %.3f s, a written AER counter "
+              "served after %.3f s" % (len(ages), interval, max(ages) if ages else -1,
+                                      seen_at if seen_at is not None else -1))
+    finally:
+        ec.stop(proc)
+
+
+def scrapes_do_not_collect(root):
+    """--interval 3600: 50 scrapes, one collection (the first)."""
+    write_aer(root, 1)
+    proc, url = ec.start(["--sysfs", root, "--interval", "3600"])
+    try:
+        first = parse(ec.get(url)[1])
+        write_aer(root, 99)
+        for _ in range(50):
+            s = parse(ec.get(url)[1])
+            if collected(s) != collected(first):
+                fail("a scrape collected: %s, first %s" % (collected(s), collected(first)))
+                break
+            if s.get(COR) != 1:
+                fail("a scrape served the counter written after the collection: %s" % s.get(COR))
+                break
+        if first.get(("pcieaudit_collections_total", '{trigger="start"}')) != 1:
+            fail("collections at start: %s" % first)
+        print("no collection on scrape: 51 scrapes, collections %d, timestamp unchanged"
+              % collected(first)[1])
+    finally:
+        ec.stop(proc)
+
+
+def freshness():
+    root = tempfile.mkdtemp(prefix="pa-exporter.")
+    try:
+        shutil.copytree(os.path.join(FIXTURE, "devices"), os.path.join(root, "devices"))
+        fresh_bodies(root)
+        scrapes_do_not_collect(root)
+    finally:
+        shutil.rmtree(root)
+
+
 def main():
     if not os.access(CLI, os.X_OK):
         sys.exit("build the CLI first: make cli")
@@ -174,17 +253,13 @@ def main():
     bad = subprocess.run([CLI, "exporter", "--listen", "example.org:80"], capture_output=True)
     if bad.returncode != 2:
         fail("--listen example.org:80 exited %d, want 2" % bad.returncode)
-    port = free_port()
+    for interval in ("0", "abc", "86401"):
+        bad = subprocess.run([CLI, "exporter", "--interval", interval], capture_output=True)
+        if bad.returncode != 2:
+            fail("--interval %s exited %d, want 2" % (interval, bad.returncode))
     err = tempfile.TemporaryFile()
-    proc = subprocess.Popen([CLI, "exporter", "--sysfs", FIXTURE, "--listen",
-                             "127.0.0.1:%d" % port], stderr=err)
-    url = "http://127.0.0.1:%d/metrics" % port
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.05)
+    proc, url = ec.start(["--sysfs", FIXTURE], stderr=err)
+    port = int(url.split(":")[2].split("/")[0])
     latencies, bodies = [], set()
     threads = [threading.Thread(target=scraper, args=(url, latencies, bodies))
                for _ in range(SCRAPERS)]
@@ -218,6 +293,7 @@ def main():
              latencies[-1] * 1e3 if latencies else -1))
     if len(latencies) != want:
         fail("%d scrapes answered, want %d" % (len(latencies), want))
+    freshness()
     if failures:
         err.seek(0)
         sys.stderr.write(err.read().decode())

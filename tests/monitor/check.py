@@ -22,6 +22,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sampler_stats  # noqa: E402
+
 SPLAT = re.compile(
     r'KASAN|UBSAN|BUG:|WARNING:|Oops|general protection fault|Kernel panic'
     r'|possible (recursive |circular )?locking|inconsistent lock state'
@@ -101,12 +104,31 @@ def judge(res, cmdline):
 
     for k, want in (("unplug_rc", "0"), ("plug_rc", "0"), ("rmmod_rc", "0"),
                     ("monitor_rc", "4"), ("monitor_json_rc", "4"),
-                    ("monitor_term_rc", "0"), ("report_rc", "0")):
+                    ("monitor_term_rc", "0"), ("report_rc", "0"),
+                    ("exporter_before_rc", "0"), ("exporter_unplugged_rc", "0"),
+                    ("exporter_plugged_rc", "0"), ("exporter_rmmod_rc", "0"),
+                    ("exporter_rc", "0")):
         if facts.get(k) != want:
             errors.append("%s is %s, want %s" % (k, facts.get(k), want))
     for name in ("monitor.err", "monitor-json.err"):
         if "unloaded" not in open(os.path.join(res, name)).read():
             errors.append(name + " does not say the module was unloaded")
+    # The exporter (--interval 3600) followed the hot-plug and the rmmod
+    # (the facts above; sysfs's own view is the oracle of presence) through
+    # event-triggered collections alone.
+    plugged = os.path.join(res, "exporter-plugged.txt")
+    if os.path.exists(plugged):
+        body = open(plugged).read()
+        ev = re.search(r'^pcieaudit_collections_total\{trigger="event"\} (\d+)$', body, re.M)
+        iv = re.search(r'^pcieaudit_collections_total\{trigger="interval"\} (\d+)$', body, re.M)
+        if not ev or int(ev.group(1)) < 2 or not iv or iv.group(1) != "0":
+            errors.append("the exporter's collections after the replug: event %s, interval %s; "
+                          "want 2 or more and 0" % (ev and ev.group(1), iv and iv.group(1)))
+        else:
+            print("exporter: %s event-triggered collections by the replug, 0 by the interval"
+                  % ev.group(1))
+    else:
+        errors.append("no exporter body after the replug")
     # QEMU's view, the independent one: the port's link inactive while
     # the slot is empty.
     unplugged = open(os.path.join(res, "port-unplugged.txt")).read()
@@ -147,6 +169,14 @@ def judge(res, cmdline):
               % (len(durations), n, med, med / max(n, 1), durations[-1], med / 1e4))
     else:
         print("sampler: not timed (no function_graph tracer in this kernel)")
+    stats = os.path.join(res, "sampler-stats.txt")
+    if os.path.exists(stats):
+        st = sampler_stats.parse(open(stats).read())
+        s = sampler_stats.summary({}, st, "(debugfs)")
+        if not st:
+            print("sampler: no debugfs accounting (a kernel without debugfs?)")
+        elif s:
+            print(sampler_stats.line(s))
     kinds = {}
     for e in events:
         kinds[e["event"]] = kinds.get(e["event"], 0) + 1

@@ -35,19 +35,43 @@ wait_path() {
 	done
 	return 1
 }
+# scrape_until FILE PATTERN present|absent: scrapes the exporter every 0.5 s
+# for up to 15 s until its body has (or lacks) PATTERN; the last body stays.
+scrape_until() {
+	i=0
+	while [ $i -lt 30 ]; do
+		wget -q -O "$1" http://127.0.0.1:9862/metrics 2>/dev/null
+		if grep -q "$2" "$1"; then
+			[ "$3" = present ] && return 0
+		else
+			[ "$3" = absent ] && return 0
+		fi
+		sleep 0.5
+		i=$((i + 1))
+	done
+	return 1
+}
 
 fact kernel "$(uname -r)"
 fact cmdline "$CMDLINE"
 # The function stays without a driver: pciehp and the link are the subject.
 echo 0 >/sys/bus/pci/drivers_autoprobe
-insmod $KO monitor_interval_ms=50
+# ACS control is read every 10 s by default; the test's setpci lasts 1 s.
+insmod $KO monitor_interval_ms=50 monitor_acs_interval_ms=100
 fact insmod_rc $?
 $CLI monitor >"$R/monitor.txt" 2>"$R/monitor.err" &
 P1=$!
 $CLI monitor --json >"$R/monitor.jsonl" 2>"$R/monitor-json.err" &
 P2=$!
+# The exporter with an interval longer than the test: only the module's
+# events can make its body follow the hot-plug and the rmmod.
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+$CLI exporter --interval 3600 --listen 127.0.0.1:9862 2>"$R/exporter.err" &
+PE=$!
 sleep 2
 lspci -D -vvv -s "$PORT" >"$R/port-before.txt" 2>&1
+scrape_until "$R/exporter-before.txt" "bdf=\"$EP\"" present
+fact exporter_before_rc $?
 
 # 1. hot-unplug: the host's device_del presses the attention button; pciehp
 # removes the function after 5 s and powers the slot off.
@@ -56,11 +80,15 @@ wait_path "/sys/bus/pci/devices/$EP" 60 gone
 fact unplug_rc $?
 sleep 2
 lspci -D -vvv -s "$PORT" >"$R/port-unplugged.txt" 2>&1
+scrape_until "$R/exporter-unplugged.txt" "bdf=\"$EP\"" absent
+fact exporter_unplugged_rc $?
 # 2. replug
 echo "PA-MON-REQUEST plug $(now)"
 wait_path "/sys/bus/pci/devices/$EP" 60
 fact plug_rc $?
 sleep 2
+scrape_until "$R/exporter-plugged.txt" "bdf=\"$EP\"" present
+fact exporter_plugged_rc $?
 
 # 3. ACS control of the port, changed and restored by setpci (the test's
 # write, never the module's): Source Validation toggled.
@@ -92,6 +120,9 @@ if [ -w $T/set_graph_function ] && echo mon_sample_work >$T/set_graph_function 2
 	echo 1 >$T/tracing_on
 fi
 fact functions "$(ls /sys/bus/pci/devices | wc -l)"
+# The module's own accounting of the same passes.
+mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
+cat /sys/kernel/debug/pcieaudit/monitor >"$R/sampler-stats.txt" 2>&1
 
 # 4. rmmod while both listeners run: each must exit 4.
 rmmod pcieaudit
@@ -100,6 +131,11 @@ wait $P1
 fact monitor_rc $?
 wait $P2
 fact monitor_json_rc $?
+scrape_until "$R/exporter-rmmod.txt" "^pcieaudit_up 0" present
+fact exporter_rmmod_rc $?
+kill -TERM $PE
+wait $PE
+fact exporter_rc $?
 
 # 5. A listener stopped by SIGTERM exits 0.
 insmod $KO

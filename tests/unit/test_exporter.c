@@ -16,6 +16,7 @@
 
 #include "aer.h"
 #include "exporter.h"
+#include "exporter_collect.h"
 #include "listen_addr.h"
 #include "metrics.h"
 
@@ -111,23 +112,102 @@ static void collects(void **state)
 	char msg[512];
 	size_t len;
 	char *body;
+	int up;
 
 	(void)state;
-	body = pa_exporter_collect(&o, &len, msg, sizeof(msg));
+	body = pa_exporter_collect(&o, &len, &up, msg, sizeof(msg));
 	assert_non_null(body);
 	assert_int_equal(strlen(body), len);
+	assert_int_equal(up, 1);
 	assert_string_equal(msg, "");
-	assert_non_null(strstr(body, "\npcieaudit_up 1\n"));
+	assert_non_null(strstr(body, "pcieaudit_link_speed_gts{"));
 	assert_non_null(strstr(body, "\npcieaudit_check_status "));
+	/* The collection's own series are the scrape's, not the body's. */
+	assert_null(strstr(body, "pcieaudit_up"));
 	free(body);
 
 	o.sysfs = "/nonexistent-pcieaudit";
-	body = pa_exporter_collect(&o, &len, msg, sizeof(msg));
+	body = pa_exporter_collect(&o, &len, &up, msg, sizeof(msg));
 	assert_non_null(body);
-	assert_non_null(strstr(body, "pcieaudit_up 0\n"));
+	assert_int_equal(up, 0);
 	assert_null(strstr(body, "pcieaudit_link_"));
 	assert_non_null(strstr(msg, "no PCI functions under /nonexistent-pcieaudit"));
 	free(body);
+}
+
+static int render_collector(FILE *f, const void *arg)
+{
+	return pa_metrics_collector(f, arg);
+}
+
+static void collector_series(void **state)
+{
+	static const struct pa_collect_stats st = {
+		.up = 1, .timestamp = 1796130000.25, .duration = 0.0125,
+		.total = { [PA_COLLECT_START] = 1, [PA_COLLECT_INTERVAL] = 41,
+			   [PA_COLLECT_EVENT] = 3 },
+		.errors = 2,
+	};
+	char *text;
+	int ret;
+
+	(void)state;
+	text = test_render(render_collector, &st, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(text, "\npcieaudit_up 1\n"));
+	assert_non_null(strstr(text, "\npcieaudit_collect_timestamp_seconds 1796130000.250\n"));
+	assert_non_null(strstr(text, "\npcieaudit_collect_duration_seconds 0.012500\n"));
+	assert_non_null(strstr(text, "\npcieaudit_collections_total{trigger=\"start\"} 1\n"));
+	assert_non_null(strstr(text, "\npcieaudit_collections_total{trigger=\"interval\"} 41\n"));
+	assert_non_null(strstr(text, "\npcieaudit_collections_total{trigger=\"event\"} 3\n"));
+	assert_non_null(strstr(text, "# TYPE pcieaudit_collect_errors_total counter\n"));
+	assert_non_null(strstr(text, "\npcieaudit_collect_errors_total 2\n"));
+	free(text);
+}
+
+/* Bodies come from memory: many of them, one collection (the first). */
+static void serves_without_collecting(void **state)
+{
+	struct pa_exporter_opts o = { .sysfs = FIXTURES "/h200-vm-guest",
+				      .interval_s = 3600 };
+	struct pa_collector *c;
+	char *first, *body;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(pa_collector_start(&c, &o), 0);
+	first = pa_collector_body(c, &len);
+	assert_non_null(first);
+	assert_int_equal(strlen(first), len);
+	assert_non_null(strstr(first, "pcieaudit_link_speed_gts{"));
+	assert_non_null(strstr(first, "\npcieaudit_up 1\n"));
+	assert_non_null(strstr(first, "\npcieaudit_collections_total{trigger=\"start\"} 1\n"));
+	assert_non_null(strstr(first, "\npcieaudit_collections_total{trigger=\"interval\"} 0\n"));
+	for (int i = 0; i < 20; i++) {
+		body = pa_collector_body(c, &len);
+		assert_non_null(body);
+		assert_string_equal(body, first);
+		free(body);
+	}
+	free(first);
+	pa_collector_stop(c);
+}
+
+static void interval_parses(void **state)
+{
+	static const char *const bad[] = { "", "0", "0.05", "-1", "nan", "inf",
+					   "86401", "1s", "1e9", " 1" };
+	double v;
+
+	(void)state;
+	assert_int_equal(pa_exporter_parse_interval("10", &v), 0);
+	assert_true(v == 10.0);
+	assert_int_equal(pa_exporter_parse_interval("0.5", &v), 0);
+	assert_true(v == 0.5);
+	assert_int_equal(pa_exporter_parse_interval("86400", &v), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (pa_exporter_parse_interval(bad[i], &v) != -EINVAL)
+			fail_msg("accepted \"%s\"", bad[i]);
 }
 
 int main(void)
@@ -136,6 +216,9 @@ int main(void)
 		cmocka_unit_test(listen_parses),
 		cmocka_unit_test(device_series),
 		cmocka_unit_test(collects),
+		cmocka_unit_test(collector_series),
+		cmocka_unit_test(serves_without_collecting),
+		cmocka_unit_test(interval_parses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
