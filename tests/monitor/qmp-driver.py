@@ -69,9 +69,15 @@ def main():
                     execute, args = "device_del", {"id": DEVICE_ADD["id"]}
                 else:
                     execute, args = "device_add", DEVICE_ADD
-                reply = command(f, sock, execute, args)
-                log.write("%.3f %s %s\n" % (time.time(), execute, json.dumps(reply)))
-                log.flush()
+                # A device_add before QEMU has finished the previous unplug
+                # is refused (the id is still taken): try again a while.
+                for _ in range(20):
+                    reply = command(f, sock, execute, args)
+                    log.write("%.3f %s %s\n" % (time.time(), execute, json.dumps(reply)))
+                    log.flush()
+                    if "error" not in reply or execute != "device_add":
+                        break
+                    time.sleep(0.5)
                 done.add(m.groups())
             time.sleep(0.2)
 

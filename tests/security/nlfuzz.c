@@ -1894,7 +1894,11 @@ struct monsock {
 	unsigned long events, enobufs, gaps, lost, foreign;
 	unsigned long kinds[PCIEAUDIT_MON_ACS + 1];
 	uint64_t last_seq, last_time;
-	bool enobufs_pending;
+	/*
+	 * ENOBUFS reports not yet matched by a gap. The report comes before
+	 * the events queued ahead of the loss, so the gap follows it.
+	 */
+	unsigned long unmatched_enobufs;
 };
 
 static uint32_t mon_group;
@@ -2096,11 +2100,12 @@ static void mon_event(struct monsock *ms, const uint8_t *b, size_t got)
 		return;
 	}
 	if (ms->last_seq && seq != ms->last_seq + 1 && !ms->churn) {
-		if (!ms->enobufs_pending) {
+		if (!ms->unmatched_enobufs) {
 			mon_fail(ms, b, got, "sequence %llu after %llu without ENOBUFS",
 				 (unsigned long long)seq, (unsigned long long)ms->last_seq);
 			return;
 		}
+		ms->unmatched_enobufs--;
 		ms->gaps++;
 		ms->lost += seq - ms->last_seq - 1;
 	}
@@ -2120,7 +2125,6 @@ static void mon_event(struct monsock *ms, const uint8_t *b, size_t got)
 	}
 	mon_ring[seq % MON_RING].seq = seq;
 	mon_ring[seq % MON_RING].hash = fnv1a(b, got);
-	ms->enobufs_pending = false;
 	ms->last_seq = seq;
 	ms->last_time = t;
 	ms->events++;
@@ -2140,7 +2144,7 @@ static void mon_drain(struct monsock *ms)
 		if (got < 0) {
 			if (errno == ENOBUFS) {
 				ms->enobufs++;
-				ms->enobufs_pending = true;
+				ms->unmatched_enobufs++;
 				continue;
 			}
 			if (errno != EAGAIN && errno != EWOULDBLOCK)
@@ -2623,7 +2627,7 @@ static int mon_selftest(void)
 		struct monsock keep = ms;
 		bool caught;
 
-		ms.enobufs_pending = c->enobufs_before;
+		ms.unmatched_enobufs = c->enobufs_before;
 		mon_event(&ms, b, mon_build(c, b));
 		caught = mon_failures != before;
 		if (caught != c->bad) {
