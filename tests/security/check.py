@@ -27,7 +27,7 @@ What it holds the run to:
     by itself at rmmod and left no membership; the two big sockets, which
     never overflowed, saw the same events; the ACS events are the values
     the guest's setpci wrote, on the port it wrote them to; each hot-plug
-    cycle (QMP) gave removed, link down, link up, added, in that order;
+    cycle (QMP, ACPI hot-plug) gave removed, then added;
     the small sockets overflowed (ENOBUFS) and every gap followed one;
     joining the group as root works, as nobody or root of a user namespace
     gives EPERM where the kernel's genetlink.h has GENL_MCAST_CAP_SYS_ADMIN
@@ -449,7 +449,8 @@ class Checker:
             if len(acs) > writes + 1:
                 self.fail(f"monitor: {len(acs)} ACS events for {writes} writes")
         self.acs_events = len(acs)
-        # Hot-plug, each cycle in order: removed, link down, link up, added.
+        # Hot-plug, each cycle in order: removed, added. q35's ACPI
+        # hot-plug leaves the link alone: link events are not required.
         ep, cycles = f.get("hp_ep", ""), int(f.get("hp_cycles", "0") or 0)
         asked = int(f.get("hp_cycles_asked", "0") or 0)
         if cycles < asked or not ep and asked:
@@ -465,8 +466,8 @@ class Checker:
                     seq.append("down")
                 elif (new & 0x2000 and not old & 0x2000) or (new & 0x3f0 and not old & 0x3f0):
                     seq.append("up")
-        want_seq = ["removed", "down", "up", "added"] * cycles
-        # Other link changes of the port (LBMS, ...) may come between.
+        seq = [x for x in seq if x in ("removed", "added")]
+        want_seq = ["removed", "added"] * cycles
         it = iter(seq)
         if not all(any(x == w for x in it) for w in want_seq):
             self.fail(f"hot-plug: events {seq}, want {want_seq} in that order")

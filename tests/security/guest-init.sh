@@ -208,8 +208,9 @@ else
 	# assigns resources anew) --------------------------------------------
 	EP=
 	if [ -n "$HP_PORT" ]; then
-		for d in /sys/bus/pci/devices/"$HP_PORT"/0000:*; do
-			[ -d "$d" ] && EP=${d##*/} && break
+		# The function below the port, not its port services (pcie001).
+		for d in /sys/bus/pci/devices/"$HP_PORT"/0000:??:??.?; do
+			[ -e "$d/config" ] && EP=${d##*/} && break
 		done
 	fi
 	fact hp_ep "$EP"

@@ -1883,7 +1883,7 @@ static int privcheck(int fd)
  * (rmmod under the subscribers).
  */
 #define MON_SOCKS 8
-#define SMALL_DRAIN_MS 2000
+#define SMALL_DRAIN_MS 15000
 #define MON_RING 4096
 
 struct monsock {
