@@ -16,9 +16,9 @@ DEB_DEPS := build-essential pkg-config libnl-genl-3-dev libnl-3-dev libpci-dev \
 	bc bison flex libelf-dev libssl-dev xz-utils dkms libyaml-dev prometheus \
 	linux-headers-cloud-amd64 linux-headers-rt-amd64 debhelper dh-dkms lintian \
 	python3-yaml clang libclang-rt-14-dev dwarves curl valgrind debootstrap zstd \
-	libcap2-bin libmicrohttpd-dev python3-jsonschema
+	libcap2-bin libmicrohttpd-dev python3-jsonschema zlib1g-dev
 
-.PHONY: all module cli deps check unit vm-test style sparse demo install \
+.PHONY: all module cli deps check unit vm-test style demo install \
 	module-install dkms-source dkms-install dkms-test deb-test doc-test clean \
 	fuzz-smoke fuzz-long compat-test stress stress-short
 
@@ -157,7 +157,7 @@ exporter-test: deps cli
 deb-test: deps
 	@tests/deb.sh
 
-doc-test: deps
+doc-test: deps cli
 	@tests/doc.sh
 
 # Real and emulated machines' lspci captures (tests/fixtures/lspci): every
@@ -172,7 +172,7 @@ corpus-test: cli
 prebuild: deps
 	@tests/kernels/prebuild.sh minimal debug
 
-# The H200 device machine's captures (tests/gpu/h200): pcieaudit against
+# The H200 device machine's captures (tests/fixtures/h200): pcieaudit against
 # nvidia-smi, NVML and NCCL's topology dump, field by field.
 .PHONY: gpu-test
 gpu-test: deps cli

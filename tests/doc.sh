@@ -4,7 +4,9 @@
 # (groff -ww, man --warnings as lintian runs it), both cover every command
 # and option user/main.c knows and the page every exit code of
 # user/exitcodes.h, and the completion completes; the Kubernetes example is
-# sound YAML. Builds nothing.
+# sound YAML. The README and docs/ against the code (tests/doc_check.py):
+# links, rules, exit codes, commands, make targets, and the samples run
+# with the CLI built (make cli; make doc-test builds it). Builds nothing.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -93,13 +95,13 @@ sorted() { tr ' ' '\n' <<<"$*" | sed '/^$/d' | sort | tr '\n' ' ' | sed 's/ *$//
 expect "pcieaudit-cli " "$(sorted $commands)"
 expect "pcieaudit-cli --json " "$(sorted $commands)"
 expect "pcieaudit-cli t" "topo"
-expect "pcieaudit-cli --" "--help --json --version"
-expect "pcieaudit-cli topo --" "--all --help --input --json --lspci --nccl-xml --sysfs"
+expect "pcieaudit-cli --" "--help --json --pretty --version"
+expect "pcieaudit-cli topo --" "--all --help --input --json --lspci --nccl-xml --pretty --sysfs"
 expect "pcieaudit-cli topo --nccl-xml sn" "snap.json"
-expect "pcieaudit-cli info -" "--help --json"
-expect "pcieaudit-cli report --" "--help --input --json --lspci --sysfs"
-expect "pcieaudit-cli p2p --" "--help --input --json --lspci --sysfs"
-expect "pcieaudit-cli check --p" "--policy --previous --profile"
+expect "pcieaudit-cli info -" "--help --json --pretty"
+expect "pcieaudit-cli report --" "--help --input --json --lspci --pretty --sysfs"
+expect "pcieaudit-cli p2p --" "--help --input --json --lspci --pretty --sysfs"
+expect "pcieaudit-cli check --p" "--policy --pretty --previous --profile"
 expect "pcieaudit-cli check --n" "--no-color"
 expect "pcieaudit-cli check --format " "json nfd prometheus text"
 expect "pcieaudit-cli check --format=p" "prometheus"
@@ -154,8 +156,12 @@ hosts=$(git -C "$top" grep -nIE \
 	-- . ':!debian/copyright' || true)
 [ -z "$hosts" ] || fail "a package registry's host is written in the repository: $hosts"
 
+# The README and docs/: links, rules, exit codes, commands, make targets,
+# samples.
+python3 "$top/tests/doc_check.py" "$top/user/pcieaudit-cli" || fail "README.md and docs/ (above)"
+
 if [ "$errors" -ne 0 ]; then
 	echo "doc: FAILED ($errors)" >&2
 	exit 1
 fi
-echo "doc: man page and bash completion"
+echo "doc: man page, bash completion, README and docs/"

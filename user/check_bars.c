@@ -9,13 +9,14 @@
 void pa_check_bar_unassigned(struct pa_check *c)
 {
 	const struct pa_report *rep = c->rep;
-	size_t known = 0;
+	size_t known = 0, unknown = 0, found = 0;
 
 	for (size_t i = 0; i < rep->ndevices; i++) {
 		const struct pa_device *d = &rep->devices[i];
 		char bdf[PA_BDF_LEN], size[PA_SIZE_TEXT_LEN];
 
-		if (!d->caps_known)
+		unknown += d->caps_known && d->bars_unknown;
+		if (!d->caps_known || d->bars_unknown)
 			continue;
 		known++;
 		for (size_t b = 0; b < d->nbars; b++) {
@@ -25,6 +26,7 @@ void pa_check_bar_unassigned(struct pa_check *c)
 				continue;
 			pa_bdf_format(&d->addr, bdf);
 			pa_size_format(bar->size, size);
+			found++;
 			pa_check_add(c, PA_BL_BAR_UNASSIGNED, 0, &d->addr, 1,
 				     (struct pa_remedy){ PA_REMEDY_BIOS,
 				     "enable Above 4G Decoding; or boot with pci=realloc" },
@@ -35,7 +37,12 @@ void pa_check_bar_unassigned(struct pa_check *c)
 				     size);
 		}
 	}
-	if (!known)
+	/* Some functions' BARs unknown: no finding is no pass. */
+	if (!found && unknown)
+		pa_check_skip(c, PA_BL_BAR_UNASSIGNED,
+			      "BAR sizes of %zu functions are not in the input (lspci -xxxx without lspci -v's sizes, or a sysfs copy without resource files)",
+			      unknown);
+	else if (!known)
 		pa_check_skip(c, PA_BL_BAR_UNASSIGNED,
 			      "no BARs in the report (a module that predates them, or sysfs)");
 }

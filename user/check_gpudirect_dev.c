@@ -34,14 +34,16 @@ static uint64_t gpu_memory(const struct gd *g, const struct pa_device *d)
 	return g->rep->fabric ? pa_fabric_mem(g->rep->fabric, &d->addr) : 0;
 }
 
-static void bar_small(struct gd *g, const struct pa_device *d, size_t *known)
+static void bar_small(struct gd *g, const struct pa_device *d, size_t *known,
+		      size_t *unsized)
 {
 	const struct pa_bar *b = pa_largest_prefetch_bar(d);
 	char bdf[PA_BDF_LEN], have[PA_SIZE_TEXT_LEN], mem[PA_SIZE_TEXT_LEN];
 	char top[PA_SIZE_TEXT_LEN];
 	uint64_t largest, bytes = gpu_memory(g, d);
 
-	if (!bytes || !d->caps_known)
+	*unsized += bytes && d->bars_unknown;
+	if (!bytes || !d->caps_known || d->bars_unknown)
 		return;
 	(*known)++;
 	if (b && b->size >= bytes)
@@ -68,7 +70,7 @@ static void bar_small(struct gd *g, const struct pa_device *d, size_t *known)
 
 static void check_bars(struct gd *g)
 {
-	size_t gpus = 0, known = 0;
+	size_t gpus = 0, known = 0, unsized = 0;
 
 	for (size_t i = 0; i < g->npartners; i++) {
 		const struct pa_device *d = g->partners[i];
@@ -77,9 +79,12 @@ static void check_bars(struct gd *g)
 		    !in_pairs(g, &d->addr))
 			continue;
 		gpus++;
-		bar_small(g, d, &known);
+		bar_small(g, d, &known, &unsized);
 	}
-	if (!known)
+	if (!known && unsized)
+		pa_check_skip(g->c, PA_GD_BAR_SMALL,
+			      "the GPUs' BAR sizes are not in the input (lspci -xxxx without lspci -v's sizes)");
+	else if (!known)
 		pa_check_skip(g->c, PA_GD_BAR_SMALL,
 			      gpus ? "no GPU memory size: NVML or KFD did not give one" :
 			      "no GPU in a pair");

@@ -78,8 +78,6 @@ int pa_check_json(FILE *f, const struct pa_check *c, const char *source)
 	json_object *profiles = json_object_new_object();
 	json_object *rules = json_object_new_array();
 	json_object *findings = json_object_new_array();
-	const char *text;
-	int err = 0;
 
 	for (int p = 0; p < PA_NPROFILES; p++)
 		if (c->profiles[p])
@@ -108,12 +106,5 @@ int pa_check_json(FILE *f, const struct pa_check *c, const char *source)
 	add(root, "summary", summary_object(c));
 	add(root, "rules", rules);
 	add(root, "findings", findings);
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-		JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!text)
-		err = -ENOMEM;
-	else if (fprintf(f, "%s\n", text) < 0)
-		err = -EIO;
-	json_object_put(root);
-	return err;
+	return pa_json_print(f, root);
 }

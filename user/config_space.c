@@ -2,6 +2,7 @@
 #include "config_space.h"
 
 #include <linux/pci_regs.h>
+#include <linux/pcieaudit.h>
 
 #define HEADER_LEN	64
 #define EXT_START	PCI_CFG_SPACE_SIZE
@@ -82,6 +83,11 @@ static void parse_pcie(const uint8_t *cfg, size_t len, struct pa_config *c)
 		return;
 	flags = rd16(cfg, len, pos + PCI_EXP_FLAGS);
 	c->pcie_type = (flags & PCI_EXP_FLAGS_TYPE) >> 4;
+	if (pos + PCI_EXP_DEVCTL + 2 <= len) {
+		c->has_expdev = true;
+		c->devcap = rd32(cfg, len, pos + PCI_EXP_DEVCAP);
+		c->devctl = rd16(cfg, len, pos + PCI_EXP_DEVCTL);
+	}
 	if (!has_link_regs(c->pcie_type) || pos + PCI_EXP_LNKSTA + 2 > len)
 		return;
 	c->has_link = true;
@@ -92,6 +98,64 @@ static void parse_pcie(const uint8_t *cfg, size_t len, struct pa_config *c)
 			      pos + PCI_EXP_LNKCTL2 + 2 <= len;
 	if (c->link.has_lnkctl2)
 		c->link.lnkctl2 = rd16(cfg, len, pos + PCI_EXP_LNKCTL2);
+}
+
+/* The Resizable BAR capability: an entry per resizable BAR, each naming
+ * its BAR index (PCIe 6.0 §7.8.6), as the module reads it. */
+static void parse_rebar(const uint8_t *cfg, size_t len, struct pa_config *c)
+{
+	unsigned int pos = pa_config_find_ext_cap(cfg, len, PCI_EXT_CAP_ID_REBAR);
+	unsigned int n;
+
+	if (!pos || pos + PCI_REBAR_CTRL + 4 > len)
+		return;
+	n = (rd32(cfg, len, pos + PCI_REBAR_CTRL) & PCI_REBAR_CTRL_NBAR_MASK) >>
+	    PCI_REBAR_CTRL_NBAR_SHIFT;
+	for (unsigned int e = 0; e < n && e < PA_MAX_BARS; e++) {
+		unsigned int at = pos + e * 8;
+		uint32_t ctrl;
+
+		if (at + PCI_REBAR_CTRL + 4 > len)
+			return;
+		ctrl = rd32(cfg, len, at + PCI_REBAR_CTRL);
+		if ((ctrl & PCI_REBAR_CTRL_BAR_IDX) >= PA_MAX_BARS)
+			continue;
+		c->rebar[ctrl & PCI_REBAR_CTRL_BAR_IDX] = true;
+		c->rebar_cap[ctrl & PCI_REBAR_CTRL_BAR_IDX] =
+			rd32(cfg, len, at + PCI_REBAR_CAP);
+		c->rebar_ctrl[ctrl & PCI_REBAR_CTRL_BAR_IDX] = ctrl;
+	}
+}
+
+/* Each BAR register's type: I/O or memory, 64-bit, prefetchable. */
+static void parse_bars(const uint8_t *cfg, size_t len, uint8_t type,
+		       struct pa_config *c)
+{
+	c->nbar_regs = type == PCI_HEADER_TYPE_NORMAL ? 6 :
+		       type == PCI_HEADER_TYPE_BRIDGE ? 2 : 0;
+	for (unsigned int i = 0; i < c->nbar_regs; i++) {
+		struct pa_config_bar *b = &c->bar_regs[i];
+		uint32_t v = rd32(cfg, len, PCI_BASE_ADDRESS_0 + 4 * i);
+
+		if (b->upper)
+			continue;
+		if (v & PCI_BASE_ADDRESS_SPACE_IO) {
+			b->flags = PCIEAUDIT_BAR_F_IO;
+			b->address = v & PCI_BASE_ADDRESS_IO_MASK;
+			continue;
+		}
+		b->flags = PCIEAUDIT_BAR_F_MEM;
+		b->address = v & PCI_BASE_ADDRESS_MEM_MASK;
+		if (v & PCI_BASE_ADDRESS_MEM_PREFETCH)
+			b->flags |= PCIEAUDIT_BAR_F_PREFETCH;
+		if ((v & PCI_BASE_ADDRESS_MEM_TYPE_MASK) ==
+		    PCI_BASE_ADDRESS_MEM_TYPE_64 && i + 1 < c->nbar_regs) {
+			b->flags |= PCIEAUDIT_BAR_F_MEM64;
+			b->address |= (uint64_t)rd32(cfg, len,
+				PCI_BASE_ADDRESS_0 + 4 * (i + 1)) << 32;
+			c->bar_regs[i + 1].upper = true;
+		}
+	}
 }
 
 static void parse_ext(const uint8_t *cfg, size_t len, struct pa_config *c)
@@ -105,6 +169,13 @@ static void parse_ext(const uint8_t *cfg, size_t len, struct pa_config *c)
 		c->acs.ctrl = rd16(cfg, len, pos + PCI_ACS_CTRL);
 	}
 	c->sriov = pa_config_find_ext_cap(cfg, len, PCI_EXT_CAP_ID_SRIOV) != 0;
+	pos = pa_config_find_ext_cap(cfg, len, PCI_EXT_CAP_ID_ATS);
+	if (pos && pos + PCI_ATS_CTRL + 2 <= len) {
+		c->has_ats = true;
+		c->ats_cap = rd16(cfg, len, pos + PCI_ATS_CAP);
+		c->ats_ctrl = rd16(cfg, len, pos + PCI_ATS_CTRL);
+	}
+	parse_rebar(cfg, len, c);
 }
 
 void pa_config_parse(const uint8_t *cfg, size_t len, struct pa_config *out)
@@ -140,6 +211,7 @@ void pa_config_parse(const uint8_t *cfg, size_t len, struct pa_config *out)
 		}
 		c.has_secondary_bus = c.bridge;
 		c.secondary_bus = cfg[PCI_SECONDARY_BUS];
+		parse_bars(cfg, len, type & 0x7f, &c);
 		parse_pcie(cfg, len, &c);
 		parse_ext(cfg, len, &c);
 		c.no_extended = c.pcie_type >= 0 && len <= PCI_CFG_SPACE_SIZE;

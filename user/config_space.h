@@ -33,6 +33,25 @@ struct pa_config {
 	bool has_acs;
 	struct pa_acs acs;
 	bool sriov;		/* has an SR-IOV capability */
+	/* ATS Capability and Control (extended space), as the module's
+	 * PCIEAUDIT_A_ATS_* */
+	bool has_ats;
+	uint16_t ats_cap, ats_ctrl;
+	/* Device Capabilities and Control of the PCIe capability. */
+	bool has_expdev;
+	uint32_t devcap;
+	uint16_t devctl;
+	/* The standard BARs' registers: type and place, never size (that
+	 * takes the kernel's resource, or lspci -v's "[size=]"). */
+	unsigned int nbar_regs;	/* 6 for a type 0 header, 2 for type 1 */
+	struct pa_config_bar {
+		bool upper;	/* the high half of the 64-bit BAR before */
+		uint32_t flags;	/* PCIEAUDIT_BAR_F_IO, _MEM, _PREFETCH, _MEM64 */
+		uint64_t address;
+	} bar_regs[PA_MAX_BARS];
+	/* Resizable BAR entries: capability and control by BAR index. */
+	bool rebar[PA_MAX_BARS];
+	uint32_t rebar_cap[PA_MAX_BARS], rebar_ctrl[PA_MAX_BARS];
 };
 
 /* Offset of capability id in the standard list, 0 when absent. */

@@ -20,7 +20,8 @@ static bool registers_known(const struct pa_device *d)
 
 enum pa_tristate pa_ats_capable(const struct pa_device *d)
 {
-	if (!registers_known(d))
+	/* ATS is an extended capability: a 256-byte capture cannot say. */
+	if (!registers_known(d) || (!d->has_ats && d->no_extended_config))
 		return PA_UNKNOWN;
 	return d->has_ats ? PA_YES : PA_NO;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "fileio.h"
+#include "gunzip.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +55,28 @@ int pa_read_file(const char *path, size_t max, char **text, size_t *len)
 	*text = buf;
 	*len = n;
 	return 0;
+}
+
+int pa_read_file_gz(const char *path, size_t max, char **text, size_t *len,
+		    char *why, size_t whylen)
+{
+	char *raw, *plain;
+	size_t n;
+	int err = pa_read_file(path, max, &raw, &n);
+
+	snprintf(why, whylen, "%s", "");
+	if (err || !pa_is_gzip(raw, n)) {
+		if (!err) {
+			*text = raw;
+			*len = n;
+		}
+		return err;
+	}
+	err = pa_gunzip(raw, n, max, &plain, len, why, whylen);
+	free(raw);
+	if (!err)
+		*text = plain;
+	return err;
 }
 
 static int write_all(int fd, const char *data, size_t len)

@@ -12,6 +12,14 @@
 int pa_read_file(const char *path, size_t max, char **text, size_t *len);
 
 /*
+ * pa_read_file(), and when the file is gzip (by its magic bytes, not its
+ * name) what it inflates to; max bounds both. -EBADMSG for gzip data that
+ * is corrupt or cut short: why (never NULL) then says what zlib found.
+ */
+int pa_read_file_gz(const char *path, size_t max, char **text, size_t *len,
+		    char *why, size_t whylen);
+
+/*
  * Replaces path with data, atomically: a temporary dotfile in the same
  * directory (collectors skip dotfiles), fsync, rename over path, fsync of
  * the directory. Readers see the old file or the new one, never a part.

@@ -7,12 +7,24 @@
 #ifndef PA_JSON_OUT_H
 #define PA_JSON_OUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <json-c/json.h>
 
 #include "model.h"
 #include "topo.h"
 
 #define PA_JSON_SCHEMA_VERSION 1
+
+/*
+ * Layout, as iproute2 has it: compact (one line, no spaces) unless on,
+ * when pa_json_print() indents. The CLI turns it on for a terminal and
+ * for --pretty; scripts and files get the compact form.
+ */
+void pa_json_set_pretty(bool on);
+
+/* Prints root and a newline, then puts root; 0 or a negative errno. */
+int pa_json_print(FILE *f, json_object *root);
 
 /* {"schema_version", "info", "devices", "groups", "p2p", "host"}; "p2p"
  * is null unless rep->has_p2p, "host" unless rep->has_host. It is also the

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "link_history.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <time.h>
@@ -45,31 +46,30 @@ void pa_history_format(const struct pa_link_history *h, char *buf, size_t len)
 		snprintf(buf + n, len - n, " (sampled every %u ms)", h->interval_ms);
 }
 
-static json_object *time_value(uint64_t ns)
+int pa_parse_time_ns(const char *s, uint64_t *ns)
 {
-	char buf[PA_TIME_LEN];
+	struct tm tm = { 0 };
+	unsigned int ms;
+	time_t t;
+	int n = -1;
 
-	pa_format_time_ns(ns, buf);
-	return json_object_new_string(buf);
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d.%3uZ%n", &tm.tm_year, &tm.tm_mon,
+		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms, &n) != 7 ||
+	    n != 24 || s[n] || tm.tm_year < 1970 || ms > 999)
+		return -EINVAL;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	t = timegm(&tm);
+	if (t < 0)
+		return -EINVAL;
+	*ns = (uint64_t)t * 1000000000u + (uint64_t)ms * 1000000u;
+	return 0;
 }
 
-json_object *pa_history_json(const struct pa_link_history *h)
+uint8_t pa_link_speed_code(double gts)
 {
-	json_object *obj = json_object_new_object();
-	double min_speed = h->has_min ? pa_link_speed_gts(h->min_speed) : 0;
-
-	json_object_object_add(obj, "since", time_value(h->since_ns));
-	json_object_object_add(obj, "transitions",
-			       json_object_new_uint64(h->transitions));
-	json_object_object_add(obj, "below_capability_seconds",
-			       json_object_new_double((double)h->below_ns / 1e9));
-	json_object_object_add(obj, "slowest_gts", min_speed > 0 ?
-			       json_object_new_double(min_speed) : NULL);
-	json_object_object_add(obj, "narrowest_width", h->has_min ?
-			       json_object_new_int(h->min_width) : NULL);
-	json_object_object_add(obj, "last_change", h->last_change_ns ?
-			       time_value(h->last_change_ns) : NULL);
-	json_object_object_add(obj, "interval_ms",
-			       json_object_new_int64(h->interval_ms));
-	return obj;
+	for (unsigned int code = 1; pa_link_speed_gts(code) > 0; code++)
+		if (pa_link_speed_gts(code) == gts)
+			return (uint8_t)code;
+	return 0;
 }

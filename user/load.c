@@ -168,10 +168,16 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 			    PA_LSPCI_MAX >> 20);
 	if (err == -EINVAL)
 		return fail(e, PA_EXIT_BAD_INPUT, "%s: libpci could not read the dump", what);
+	if (err == -EBADMSG)
+		return fail(e, PA_EXIT_BAD_INPUT, "%s (gzip -t checks the file)",
+			    what);
 	if (err)
 		return fail(e, err == -ENOMEM ? PA_EXIT_RUNTIME : PA_EXIT_BAD_INPUT,
 			    "cannot read %s: %s", what, strerror(-err));
-	err = pa_lspci_model(&s, rep, what, sizeof(what));
+	/* A filtered capture's missing bridges, from lspci -t's drawing. */
+	err = pa_lspci_tree_fill(&extra.tree, &s);
+	if (!err)
+		err = pa_lspci_model(&s, rep, what, sizeof(what));
 	pa_sysfs_clear(&s);
 	if (!err) {
 		err = pa_lspci_tree_check(&extra.tree, rep);
@@ -179,6 +185,16 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 			pa_report_clear(rep);
 	}
 	pa_lspci_tree_clear(&extra.tree);
+	/* nvidia-smi -q's framebuffer: what NVML gives the live CLI. */
+	for (size_t i = 0; !err && i < extra.gpus.n; i++) {
+		struct pa_addr a;
+		struct pa_device *d;
+
+		if (!pa_bdf_parse(extra.gpus.v[i].bdf, &a) &&
+		    (d = (struct pa_device *)pa_report_find(rep, &a)))
+			d->mem_bytes = extra.gpus.v[i].fb_bytes;
+	}
+	pa_nvsmi_clear(&extra.gpus);
 	if (err) {
 		free(extra.cmdline);
 		if (err == -ENODATA)
@@ -188,7 +204,7 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 	}
 	rep->info.iommu_unknown = !extra.iommu_known;
 	for (size_t i = 0; i < rep->ndevices; i++)
-		rep->devices[i].driver_unknown = !extra.drivers_known;
+		rep->devices[i].driver_unknown |= !extra.drivers_known;
 	/* Unknown host facts are -1, not 0. */
 	pa_host_clear(&rep->host);
 	rep->host.cmdline = extra.cmdline;

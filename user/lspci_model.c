@@ -24,12 +24,20 @@ struct node {
 static void node_of(const struct pa_sysfs_dev *d, struct node *n)
 {
 	const uint8_t *c = d->config;
-	uint8_t type = c[PCI_HEADER_TYPE] & 0x7f;
 	struct pa_config pc;
+	uint8_t type;
 
 	*n = (struct node){ .pcie_type = -1 };
 	pa_bdf_parse(d->name, &n->addr);
+	/* A bridge lspci -t drew: its bus range, nothing else. */
+	if (d->placeholder) {
+		n->bridge = true;
+		n->secondary = d->secondary;
+		n->subordinate = d->subordinate;
+		return;
+	}
 	pa_config_parse(d->config, d->config_len, &pc);
+	type = c[PCI_HEADER_TYPE] & 0x7f;
 	n->pcie_type = pc.pcie_type;
 	/* All ones is a function gone silent, not a bridge. */
 	if (pc.all_ones)
@@ -154,7 +162,7 @@ static int complete_enough(const struct pa_sysfs *s, char *what,
 			   size_t whatlen)
 {
 	for (size_t i = 0; i < s->n; i++) {
-		if (s->devs[i].config_len >= CONFIG_MIN)
+		if (s->devs[i].config_len >= CONFIG_MIN || s->devs[i].placeholder)
 			continue;
 		snprintf(what, whatlen, "%s has %zu bytes of configuration space",
 			 s->devs[i].name, s->devs[i].config_len);

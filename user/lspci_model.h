@@ -23,7 +23,8 @@
  * leads to it (a filtered capture), gets no parent and a warning; its root
  * bus is the enclosing bridge's. Returns 0, -ENOMEM, or -ENODATA when a
  * function has fewer than 256 bytes (lspci -x, or lspci run without root):
- * *what then names it.
+ * *what then names it. Placeholders (pa_lspci_tree_fill()) are bridges of
+ * the bus range drawn, their configuration unknown.
  */
 int pa_lspci_model(struct pa_sysfs *s, struct pa_report *rep, char *what,
 		   size_t whatlen);

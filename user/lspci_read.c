@@ -112,6 +112,11 @@ static void apply_facts(struct pa_lspci_text *t, struct pa_sysfs *s)
 			d->attrs[PA_ATTR_NUMA_NODE] = f->numa_node;
 			d->iommu_group = f->iommu_group;
 			f->driver = f->numa_node = f->iommu_group = NULL;
+			d->bar_sizes_known = f->bar_sizes_known;
+			for (int b = 0; b < PA_MAX_BARS; b++) {
+				d->bar_size[b].size = f->bar_size[b];
+				d->bar_size[b].unassigned = f->bar_unassigned[b];
+			}
 			break;
 		}
 	}
@@ -119,19 +124,22 @@ static void apply_facts(struct pa_lspci_text *t, struct pa_sysfs *s)
 
 /* libpci reads a dump from a file: the normalised text goes to one. */
 static int read_text(const char *path, struct pa_sysfs *s,
-		     struct pa_lspci_extra *extra)
+		     struct pa_lspci_extra *extra, char *why, size_t whylen)
 {
 	struct pa_lspci_text t;
 	const char *dir = getenv("TMPDIR");
 	char tmp[PATH_MAX], *text;
 	size_t len;
-	int fd, err = pa_read_file(path, PA_LSPCI_MAX, &text, &len);
+	int fd, err = pa_read_file_gz(path, PA_LSPCI_MAX, &text, &len, why,
+				      whylen);
 
 	if (err)
 		return err;
 	err = pa_lspci_normalise(text, len, &t);
 	if (!err) {
 		err = pa_lspci_tree_parse(text, len, &extra->tree);
+		if (!err)
+			err = pa_nvsmi_parse(text, len, &extra->gpus);
 		if (err)
 			pa_lspci_text_clear(&t);
 	}
@@ -166,10 +174,11 @@ static int read_text(const char *path, struct pa_sysfs *s,
 
 /* A sosreport's proc/bus/pci: "BB" or "DDDD:BB" folders of "DD.F" files
  * holding binary configuration space. */
-static int read_proc_bus(int busdir, const char *bus_name, struct pa_sysfs *s)
+static int read_proc_bus(const char *dir, int busdir, const char *bus_name,
+			 struct pa_sysfs *s, char *why, size_t whylen)
 {
 	unsigned int domain = 0, bus, dev, fn;
-	char name[32];
+	char name[32], path[PATH_MAX];
 	struct dirent *e;
 	int err = 0;
 	DIR *d;
@@ -183,23 +192,32 @@ static int read_proc_bus(int busdir, const char *bus_name, struct pa_sysfs *s)
 		return -errno;
 	}
 	while (!err && (e = readdir(d))) {
-		uint8_t buf[CONFIG_MAX];
-		ssize_t r;
-		int fd;
+		char *buf;
+		size_t len;
 
 		if (sscanf(e->d_name, "%x.%u", &dev, &fn) != 2 || dev > 0x1f ||
 		    fn > 7)
 			continue;
-		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		if (snprintf(path, sizeof(path), "%s/%s/%s", dir, bus_name,
+			     e->d_name) >= (int)sizeof(path))
 			continue;
-		r = read(fd, buf, sizeof(buf));
-		close(fd);
-		if (r < 0)
+		/* A file of a gzipped copy, maybe. Past 4096 bytes is not
+		 * configuration space: cut, as read() into 4096 bytes did. */
+		err = pa_read_file_gz(path, 1u << 20, &buf, &len, why, whylen);
+		if (err == -EBADMSG) {
+			snprintf(why + strlen(why), whylen - strlen(why),
+				 " (%s)", path);
+			break;
+		}
+		if (err) {
+			err = 0;
 			continue;
+		}
 		snprintf(name, sizeof(name), "%04x:%02x:%02x.%u", domain,
 			 bus & 0xff, dev, fn);
-		err = add(s, name, buf, (size_t)r);
+		err = add(s, name, (const uint8_t *)buf,
+			  len < CONFIG_MAX ? len : CONFIG_MAX);
+		free(buf);
 	}
 	closedir(d);
 	return err;
@@ -207,17 +225,18 @@ static int read_proc_bus(int busdir, const char *bus_name, struct pa_sysfs *s)
 
 static char *read_small(const char *dir, const char *name)
 {
-	char path[PATH_MAX], *text = NULL;
+	char path[PATH_MAX], why[8], *text = NULL;
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (pa_read_file(path, 1u << 16, &text, &len))
+	if (pa_read_file_gz(path, 1u << 16, &text, &len, why, sizeof(why)))
 		return NULL;
 	text[strcspn(text, "\n")] = '\0';
 	return text;
 }
 
-static int read_sosreport(const char *root, struct pa_sysfs *s, char **cmdline)
+static int read_sosreport(const char *root, struct pa_sysfs *s, char **cmdline,
+			  char *why, size_t whylen)
 {
 	char path[PATH_MAX];
 	struct dirent *e;
@@ -236,7 +255,7 @@ static int read_sosreport(const char *root, struct pa_sysfs *s, char **cmdline)
 		fd = openat(dirfd(d), e->d_name,
 			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd >= 0)
-			err = read_proc_bus(fd, e->d_name, s);
+			err = read_proc_bus(path, fd, e->d_name, s, why, whylen);
 	}
 	closedir(d);
 	if (!err && !s->n)
@@ -249,6 +268,7 @@ static int read_sosreport(const char *root, struct pa_sysfs *s, char **cmdline)
 int pa_lspci_read(const char *path, struct pa_sysfs *s,
 		  struct pa_lspci_extra *extra, char *what, size_t whatlen)
 {
+	char why[128];
 	struct stat st;
 	int err;
 
@@ -259,13 +279,17 @@ int pa_lspci_read(const char *path, struct pa_sysfs *s,
 		return -errno;
 	if (strcmp(path, "-") && S_ISDIR(st.st_mode)) {
 		snprintf(what, whatlen, "%s/proc/bus/pci", path);
-		err = read_sosreport(path, s, &extra->cmdline);
+		err = read_sosreport(path, s, &extra->cmdline, why, sizeof(why));
 	} else {
-		err = read_text(path, s, extra);
+		err = read_text(path, s, extra, why, sizeof(why));
 	}
+	/* Corrupt or truncated gzip: what says which file, and how. */
+	if (err == -EBADMSG)
+		snprintf(what, whatlen, "%s: gzip: %s", path, why);
 	if (err) {
 		pa_sysfs_clear(s);
 		pa_lspci_tree_clear(&extra->tree);
+		pa_nvsmi_clear(&extra->gpus);
 		free(extra->cmdline);
 		*extra = (struct pa_lspci_extra){ 0 };
 	}

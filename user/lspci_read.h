@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The reads behind --lspci: a file of `lspci -xxxx` output (a bug report,
- * a mail, an nvidia-bug-report log), or a sosreport directory (its binary
- * proc/bus/pci configuration space and proc/cmdline). Thin: files in,
+ * a mail, an nvidia-bug-report log, gzipped or not), or a sosreport
+ * directory (its binary proc/bus/pci configuration space and
+ * proc/cmdline, each file gzipped or not). Thin: files in,
  * bytes out; the hex goes through libpci's dump reader, as `lspci -F`
  * reads it, and lspci_model.c makes the report.
  */
@@ -13,6 +14,7 @@
 #include <stddef.h>
 
 #include "lspci_tree.h"
+#include "nvsmi_text.h"
 #include "sysfs_model.h"
 
 /* The biggest file read: nvidia-bug-report logs run to tens of MiB. */
@@ -24,14 +26,19 @@ struct pa_lspci_extra {
 	bool drivers_known;	/* lspci -v's text came along */
 	bool iommu_known;	/* lspci -v named IOMMU groups */
 	struct pa_lspci_tree tree;	/* lspci -t's drawing, if the file has one */
+	/* nvidia-smi -q's framebuffer sizes (an nvidia-bug-report log);
+	 * pa_nvsmi_clear() frees them. */
+	struct pa_nvsmi gpus;
 };
 
 /*
  * Fills s with one entry per function: name (the BDF), config, and where
  * lspci -v printed them its driver, NUMA node and IOMMU group; the rest
- * stays NULL: unknown. Returns 0, -ENOENT when path holds no function at
- * all, -EFBIG, -EINVAL when libpci rejects the dump, or another negative
- * errno; *what then names the file.
+ * stays NULL: unknown. Any file may be gzip (nvidia-bug-report.log.gz):
+ * told by its magic bytes. Returns 0, -ENOENT when path holds no function
+ * at all, -EFBIG, -EINVAL when libpci rejects the dump, -EBADMSG for gzip
+ * data that is corrupt or cut short, or another negative errno; *what
+ * then names the file (and, for -EBADMSG, what zlib found).
  */
 int pa_lspci_read(const char *path, struct pa_sysfs *s,
 		  struct pa_lspci_extra *extra, char *what, size_t whatlen);

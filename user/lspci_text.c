@@ -19,6 +19,9 @@ struct function {
 	bool have[NLINES];	/* which hex lines were given */
 	char *driver, *numa_node, *iommu_group;
 	bool verbose;
+	uint64_t bar_size[6];
+	bool bar_unassigned[6];
+	bool region_without_size;
 };
 
 struct functions {
@@ -144,14 +147,67 @@ static int fact(const char *p, const char *end, const char *label, char **to)
 	return *to ? 1 : -ENOMEM;
 }
 
+/* "[size=16M]": lspci's show_size(), a number and K, M, G or T. */
+static uint64_t size_of(const char *p, const char *end)
+{
+	static const char units[] = "KMGT";
+	uint64_t v = 0;
+	const char *u;
+
+	while (p < end && isdigit((unsigned char)*p) && v < (1ULL << 40))
+		v = v * 10 + (uint64_t)(*p++ - '0');
+	if (p < end && *p && (u = strchr(units, *p)))
+		v <<= 10 * (u - units + 1);
+	return v;
+}
+
+/* needle within [p, end), or NULL: the text is not NUL-terminated. */
+static const char *within(const char *p, const char *end, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; p + n <= end; p++)
+		if (!memcmp(p, needle, n))
+			return p;
+	return NULL;
+}
+
+/* "Region N: Memory at ... [size=S]": the BAR's size, or that the line
+ * had none (lspci -F, which cannot size BARs). */
+static bool region_line(const char *p, const char *end, struct function *f)
+{
+	const char *at;
+	unsigned int n;
+
+	if (end - p < 9 || memcmp(p, "Region ", 7) ||
+	    !isdigit((unsigned char)p[7]) || p[8] != ':')
+		return false;
+	n = (unsigned int)(p[7] - '0');
+	if (n >= 6)
+		return true;
+	f->verbose = true;
+	at = within(p, end, "[size=");
+	if (!at) {
+		f->region_without_size = true;
+		return true;
+	}
+	f->bar_size[n] = size_of(at + 6, end);
+	f->bar_unassigned[n] = within(p, end, "<unassigned>") ||
+			       within(p, end, "<ignored>");
+	return true;
+}
+
 /* The text lspci -v prints between a header and the hex. */
 static int verbose_line(const char *p, const char *end, struct function *f)
 {
 	static const char *const marks[] = {
 		"Flags:", "Control:", "Kernel modules:", "Subsystem:",
 	};
-	int r = fact(p, end, "Kernel driver in use:", &f->driver);
+	int r;
 
+	if (region_line(p, end, f))
+		return 0;
+	r = fact(p, end, "Kernel driver in use:", &f->driver);
 	if (!r)
 		r = fact(p, end, "NUMA node:", &f->numa_node);
 	if (!r)
@@ -243,6 +299,10 @@ static int take_facts(struct functions *fs, struct pa_lspci_text *out)
 		t->numa_node = f->numa_node;
 		t->iommu_group = f->iommu_group;
 		f->driver = f->numa_node = f->iommu_group = NULL;
+		t->bar_sizes_known = f->verbose && !f->region_without_size;
+		memcpy(t->bar_size, f->bar_size, sizeof(t->bar_size));
+		memcpy(t->bar_unassigned, f->bar_unassigned,
+		       sizeof(t->bar_unassigned));
 		out->verbose |= f->verbose;
 		out->iommu_groups |= t->iommu_group != NULL;
 	}

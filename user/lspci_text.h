@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* What lspci -v prints of a function beside its registers. */
 struct pa_lspci_facts {
@@ -19,6 +20,12 @@ struct pa_lspci_facts {
 	char *driver;		/* "Kernel driver in use:", NULL if absent */
 	char *numa_node;	/* "NUMA node:", NULL if absent */
 	char *iommu_group;	/* "IOMMU group:", NULL if absent */
+	/* lspci -v's "Region N: ... [size=S]": every BAR's size, when the
+	 * function came with -v text and no Region line lacked a size (lspci
+	 * -F prints none); unassigned for "<unassigned>" or "<ignored>". */
+	bool bar_sizes_known;
+	uint64_t bar_size[6];
+	bool bar_unassigned[6];
 };
 
 struct pa_lspci_text {

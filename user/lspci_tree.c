@@ -64,6 +64,7 @@ static int add(struct pa_lspci_tree *t, const struct bus *b, unsigned int dev,
 		 b->number & 0xff, dev, fn);
 	memcpy(v[t->n].bdf, bdf, PA_BDF_LEN);
 	memcpy(v[t->n].parent, b->bridge, PA_BDF_LEN);
+	v[t->n].secondary = v[t->n].subordinate = -1;
 	t->n++;
 	return 0;
 }
@@ -78,7 +79,7 @@ static int walk(struct parser *ps, const char *p, size_t len, size_t i,
 		struct bus b)
 {
 	char bdf[PA_BDF_LEN];
-	long dev, lo;
+	long dev, lo, hi;
 
 	for (;;) {
 		while (i < len && p[i] == '-')
@@ -100,15 +101,19 @@ static int walk(struct parser *ps, const char *p, size_t len, size_t i,
 		/* A bridge: "-[SS]" or "-[SS-UU]", then its bus. */
 		if (i + 1 >= len || p[i] != '-' || p[i + 1] != '[')
 			return 1;	/* its name, if -tv, or the end */
-		lo = hexn(p, len, i + 2, 2);
+		lo = hi = hexn(p, len, i + 2, 2);
 		if (lo < 0)
 			return 0;
 		i += 4;
-		if (i < len && p[i] == '-' && hexn(p, len, i + 1, 2) >= 0)
+		if (i < len && p[i] == '-' && hexn(p, len, i + 1, 2) >= 0) {
+			hi = hexn(p, len, i + 1, 2);
 			i += 3;
+		}
 		if (i >= len || p[i] != ']')
 			return 0;
 		i++;
+		ps->out->v[ps->out->n - 1].secondary = (int)lo;
+		ps->out->v[ps->out->n - 1].subordinate = (int)hi;
 		memcpy(b.bridge, bdf, PA_BDF_LEN);
 		b.number = (unsigned int)lo;
 	}
@@ -196,6 +201,62 @@ void pa_lspci_tree_clear(struct pa_lspci_tree *t)
 {
 	free(t->v);
 	*t = (struct pa_lspci_tree){ 0 };
+}
+
+/* Where the drawing puts bdf, or NULL. */
+static const struct pa_lspci_edge *drawn(const struct pa_lspci_tree *t,
+					 const char *bdf)
+{
+	for (size_t k = 0; k < t->n; k++)
+		if (!strcmp(t->v[k].bdf, bdf))
+			return &t->v[k];
+	return NULL;
+}
+
+static bool in_input(const struct pa_sysfs *s, const char *bdf)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->devs[i].name, bdf))
+			return true;
+	return false;
+}
+
+static int add_placeholder(struct pa_sysfs *s, const struct pa_lspci_edge *e)
+{
+	struct pa_sysfs_dev *v = realloc(s->devs, (s->n + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	s->devs = v;
+	v[s->n] = (struct pa_sysfs_dev){
+		.name = strdup(e->bdf),
+		.placeholder = true,
+		.secondary = (uint8_t)e->secondary,
+		.subordinate = (uint8_t)e->subordinate,
+	};
+	return v[s->n++].name ? 0 : -ENOMEM;
+}
+
+int pa_lspci_tree_fill(const struct pa_lspci_tree *t, struct pa_sysfs *s)
+{
+	size_t n = s->n;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pa_lspci_edge *e = drawn(t, s->devs[i].name);
+
+		/* Up the drawing; as many steps as edges, as it may loop. */
+		for (size_t step = 0; e && *e->parent && step < t->n; step++) {
+			const struct pa_lspci_edge *up = drawn(t, e->parent);
+
+			/* A parent that is drawn as a bridge, or none. */
+			if (!up || up->secondary < 0)
+				break;
+			if (!in_input(s, up->bdf) && add_placeholder(s, up))
+				return -ENOMEM;
+			e = up;
+		}
+	}
+	return 0;
 }
 
 int pa_lspci_tree_check(const struct pa_lspci_tree *t, struct pa_report *rep)

@@ -12,10 +12,14 @@
 
 #include "bdf.h"
 #include "model.h"
+#include "sysfs_model.h"
 
 struct pa_lspci_edge {
 	char bdf[PA_BDF_LEN];
 	char parent[PA_BDF_LEN];	/* "" when on a root bus */
+	/* A bridge's "-[SS-UU]": its secondary and subordinate bus; -1
+	 * when the function is drawn as no bridge. */
+	int secondary, subordinate;
 };
 
 struct pa_lspci_tree {
@@ -31,6 +35,17 @@ struct pa_lspci_tree {
  */
 int pa_lspci_tree_parse(const char *text, size_t len, struct pa_lspci_tree *out);
 void pa_lspci_tree_clear(struct pa_lspci_tree *t);
+
+/*
+ * A capture filtered by vendor (lspci -d 10de: -xxxx) lacks the bridges
+ * above its functions; lspci -t, run unfiltered, drew them. Adds to s an
+ * entry without configuration space (placeholder, with the bus range
+ * drawn) for each bridge the drawing puts above a function of s that s
+ * lacks, so that the tree built from bus numbers places the function
+ * where lspci saw it; the report marks them config_not_captured and warns.
+ * 0 or -ENOMEM.
+ */
+int pa_lspci_tree_fill(const struct pa_lspci_tree *t, struct pa_sysfs *s);
 
 /*
  * A warning in rep for each function of rep that the drawing places below

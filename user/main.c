@@ -54,6 +54,7 @@ static const char *const format_names[NFORMATS] = {
 
 struct options {
 	bool json;
+	bool pretty;			/* --pretty: indented JSON */
 	bool all;			/* topo --all */
 	size_t nbdfs;
 	struct pa_addr bdfs[MAX_BDFS];
@@ -191,6 +192,7 @@ static void print_usage(FILE *f)
 			commands[i].args, commands[i].help);
 	fprintf(f, "\nOptions:\n"
 		"  --json         print JSON (schema_version %d) instead of text\n"
+		"  --pretty       indent JSON (the default on a terminal only)\n"
 		"  -h, --help     show this help, or a command's after the command\n"
 		"  --all          topo: every function, not just GPUs, NICs, NVMe\n"
 		"  -V, --version  show the version (also after a command)\n\n"
@@ -897,6 +899,8 @@ static int run_command(const struct command *cmd, int argc, char **argv,
 			return print_version();
 		if (!strcmp(arg, "--json"))
 			opts->json = true;
+		else if (!strcmp(arg, "--pretty"))
+			opts->pretty = true;
 		else if (!strcmp(arg, "--all") && (cmd->opts & OPT_ALL))
 			opts->all = true;
 		else if (!strcmp(arg, "--no-color") && (cmd->opts & OPT_CHECK))
@@ -913,6 +917,8 @@ static int run_command(const struct command *cmd, int argc, char **argv,
 	}
 	if (rc == PA_EXIT_OK)
 		rc = check_arguments(cmd, opts);
+	/* As iproute2: compact JSON for scripts and files. */
+	pa_json_set_pretty(opts->pretty || isatty(STDOUT_FILENO));
 	return rc == PA_EXIT_OK ? cmd->fn(opts) : rc;
 }
 
@@ -929,9 +935,12 @@ int main(int argc, char **argv)
 		}
 		if (is_version(argv[i]))
 			return print_version();
-		if (strcmp(argv[i], "--json"))
+		if (!strcmp(argv[i], "--pretty"))
+			opts.pretty = true;
+		else if (strcmp(argv[i], "--json"))
 			return usage_error("unknown option '%s'", argv[i]);
-		opts.json = true;
+		else
+			opts.json = true;
 	}
 	if (i == argc)
 		return usage_error("no command given");

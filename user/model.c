@@ -124,8 +124,13 @@ void pa_report_clear(struct pa_report *rep)
 	pa_warnings_clear(&rep->warnings);
 }
 
+/* Why a bridge placed from lspci -t's drawing has no registers. */
+#define NOT_CAPTURED	"not in the input (placed from lspci -t's drawing)"
+
 const char *pa_device_acs_unknown(const struct pa_device *dev)
 {
+	if (dev->config_not_captured)
+		return NOT_CAPTURED;
 	if (dev->config_unreadable)
 		return "configuration space not readable now (D3cold or gone)";
 	if (dev->no_extended_config && !dev->has_acs)
@@ -135,6 +140,8 @@ const char *pa_device_acs_unknown(const struct pa_device *dev)
 
 const char *pa_device_link_unknown(const struct pa_device *dev)
 {
+	if (dev->config_not_captured)
+		return NOT_CAPTURED;
 	return dev->config_unreadable ?
 	       "configuration space not readable now (D3cold or gone)" : NULL;
 }

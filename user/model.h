@@ -128,6 +128,10 @@ struct pa_device {
 	 * are then unknown, not absent, though has_acs and has_link are
 	 * false. Older modules and snapshots never set it. */
 	bool config_unreadable;
+	/* Not in the input at all: a bridge that lspci -t drew above captured
+	 * functions. config_unreadable is set too: nothing of it is known
+	 * but its address and bus range. Never from the module. */
+	bool config_not_captured;
 	/* The input held the 256 bytes of standard configuration space of
 	 * a PCIe function, not its extended space (lspci -xxx, a truncated
 	 * copy): ACS and SR-IOV are then unknown, not absent. The module
@@ -151,6 +155,10 @@ struct pa_device {
 	uint16_t devctl;		/* Device Control, raw */
 	struct pa_bar bars[PA_MAX_BARS];
 	size_t nbars;
+	/* caps_known, but the source gave no BAR sizes (lspci -xxxx without
+	 * lspci -v's sizes, a sysfs copy without resource files): the BARs
+	 * are unknown, not none. The module never sets it. */
+	bool bars_unknown;
 
 	/* The device's own memory as its driver reports it (NVML for NVIDIA,
 	 * KFD for AMD), for the BAR rule; 0 is unknown. The PCI facts never

@@ -6,10 +6,12 @@
  *
  * Only raw values are read (registers, spellings of enum values, BDFs);
  * derived ones (flags, speeds, legends, bottlenecks) are computed again.
- * Required: schema_version 1, info, devices[] with bdf, vendor, device and
- * class, acs.cap and acs.ctrl, link.lnkcap and link.lnksta, iommu.group, and
- * each P2P pair's a and b; any other field may be absent, which reads as
- * JSON null. Keys this CLI does not know are ignored.
+ * Required: schema_version 1, info, devices[] and each P2P pair's a and b;
+ * within them, the keys report_schema.c marks required (a device's bdf,
+ * vendor, device and class, acs.cap and acs.ctrl, link.lnkcap and
+ * link.lnksta, iommu.group, a group's id and devices). Any other field may
+ * be absent, which reads as JSON null. Keys this CLI does not know are
+ * ignored.
  */
 #ifndef PA_SNAPSHOT_H
 #define PA_SNAPSHOT_H

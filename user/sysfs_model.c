@@ -36,6 +36,7 @@ void pa_sysfs_clear(struct pa_sysfs *s)
 		free(d->physfn);
 		free(d->iommu_group);
 		free(d->iommu_type);
+		free(d->resource);
 	}
 	free(s->devs);
 	free(s->kernel_release);
@@ -145,6 +146,81 @@ static void fill_from_config(const struct pa_config *c, struct pa_device *d)
 	d->link = c->link;
 }
 
+/* sysfs's resource file: "start end flags" a line, the six BARs first. */
+#define RES_IO		0x00000100	/* IORESOURCE_IO */
+#define RES_MEM		0x00000200	/* IORESOURCE_MEM */
+#define RES_UNSET	0x20000000	/* IORESOURCE_UNSET: not assigned */
+
+static bool resource_sizes(const char *text, struct pa_sysfs_bar *out)
+{
+	const char *p = text;
+
+	for (int i = 0; i < PA_MAX_BARS; i++) {
+		unsigned long long start, end, flags;
+		int n = 0;
+
+		if (!p || sscanf(p, "%llx %llx %llx%n", &start, &end, &flags,
+				 &n) != 3)
+			return false;
+		out[i] = (struct pa_sysfs_bar){ 0 };
+		if ((flags & (RES_IO | RES_MEM)) && end > start) {
+			out[i].size = end - start + 1;
+			out[i].unassigned = flags & RES_UNSET;
+		}
+		p = strchr(p + n, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return true;
+}
+
+/*
+ * ATS, device control and BARs from configuration space, as the module
+ * sends them: registers from the bytes, BAR sizes from the source (the
+ * bytes hold none). ATS lives in extended space: without it, unknown.
+ */
+static void fill_caps(const struct pa_config *c, const struct pa_sysfs_dev *s,
+		      struct pa_device *d)
+{
+	struct pa_sysfs_bar sizes[PA_MAX_BARS];
+	bool known = s->bar_sizes_known;
+
+	if (!c->valid || c->all_ones)
+		return;
+	d->caps_known = true;
+	d->has_ats = c->has_ats;
+	d->ats_cap = c->ats_cap;
+	d->ats_ctrl = c->ats_ctrl;
+	d->has_expdev = c->has_expdev;
+	d->devcap = c->devcap;
+	d->devctl = c->devctl;
+	if (known)
+		memcpy(sizes, s->bar_size, sizeof(sizes));
+	else if (s->resource)
+		known = resource_sizes(s->resource, sizes);
+	/* A BAR the bytes place (a non-zero address) needs a size. */
+	for (unsigned int i = 0; known && i < c->nbar_regs; i++)
+		known = c->bar_regs[i].upper || !c->bar_regs[i].address ||
+			sizes[i].size;
+	if (!known) {
+		d->bars_unknown = true;
+		return;
+	}
+	for (unsigned int i = 0; i < c->nbar_regs; i++) {
+		struct pa_bar *b;
+
+		if (c->bar_regs[i].upper || !sizes[i].size)
+			continue;
+		b = &d->bars[d->nbars++];
+		*b = (struct pa_bar){ .index = (uint8_t)i, .size = sizes[i].size,
+				      .flags = c->bar_regs[i].flags };
+		if (sizes[i].unassigned)
+			b->flags |= PCIEAUDIT_BAR_F_UNASSIGNED;
+		b->resizable = c->rebar[i];
+		b->rebar_cap = c->rebar_cap[i];
+		b->rebar_ctrl = c->rebar_ctrl[i];
+	}
+}
+
 static void fill_iommu(const struct pa_sysfs_dev *s, struct pa_device *d)
 {
 	long group;
@@ -188,13 +264,31 @@ static bool bdf_text(const char *text, struct pa_addr *addr)
 	return pa_bdf_parse(name, addr) == 0;
 }
 
+/* A bridge lspci -t drew that the input lacks: its place, nothing more. */
+static void placeholder_of(const struct pa_sysfs_dev *s, struct pa_device *d)
+{
+	d->config_not_captured = true;
+	d->config_unreadable = true;
+	d->driver_unknown = true;
+	d->flags = PCIEAUDIT_DEV_F_BRIDGE;
+	d->has_secondary_bus = true;
+	d->secondary_bus = s->secondary;
+	d->has_upstream = parent_of(s->path, &d->upstream);
+	d->has_root_bus = root_bus_of(s->path, &d->root_bus);
+}
+
 static int device_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 {
 	struct pa_config c;
 	long numa;
 
+	if (s->placeholder) {
+		placeholder_of(s, d);
+		return 0;
+	}
 	pa_config_parse(s->config, s->config_len, &c);
 	fill_from_config(&c, d);
+	fill_caps(&c, s, d);
 	d->vendor = (uint16_t)id(s, PA_ATTR_VENDOR, c.vendor, 0xffff);
 	d->device = (uint16_t)id(s, PA_ATTR_DEVICE, c.device, 0xffff);
 	d->subsys_vendor = (uint16_t)id(s, PA_ATTR_SUBSYS_VENDOR,
@@ -276,6 +370,9 @@ static int check_input(struct pa_report *rep, const struct pa_sysfs_dev *s,
 			!pa_addr_eq(&self, &d->addr)))
 		return pa_warn(w, "%s: its sysfs path %s does not end in its own address: its parent bridge is unknown",
 			       name, s->path);
+	if (d->config_not_captured)
+		return pa_warn(w, "%s: not in the input; lspci -t draws it as the bridge to bus %02x above captured functions (a filtered capture?), so it is placed there, its configuration unknown",
+			       name, s->secondary);
 	if (d->config_unreadable)
 		return pa_warn(w, "%s: configuration space reads all ones (D3cold or gone): its type, link and ACS are unknown",
 			       name);

@@ -11,6 +11,7 @@
 #ifndef PA_SYSFS_MODEL_H
 #define PA_SYSFS_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,20 @@ struct pa_sysfs_dev {
 	char *physfn;		/* a VF's PF, as a BDF */
 	char *iommu_group;	/* the group's number */
 	char *iommu_type;	/* the group's default domain type: "DMA-FQ" */
+	/* BAR sizes as the source gives them: lspci -v's "[size=]" (lspci
+	 * never prints them for a dump, -F), set here with bar_sizes_known;
+	 * or sysfs's resource file, as text. Without either they are unknown:
+	 * configuration space holds a BAR's type, not its size. */
+	bool bar_sizes_known;
+	struct pa_sysfs_bar {
+		uint64_t size;		/* 0: none */
+		bool unassigned;	/* lspci's <unassigned> or <ignored> */
+	} bar_size[PA_MAX_BARS];
+	char *resource;
+	/* Not in the input: a bridge lspci -t drew above a function that is
+	 * (lspci_tree.c). No config; its bus range is the drawing's. */
+	bool placeholder;
+	uint8_t secondary, subordinate;
 };
 
 struct pa_sysfs {

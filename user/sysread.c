@@ -122,6 +122,7 @@ static int read_device(int devdir, const char *name, bool fixture,
 	d->driver = name_at(fd, "driver");
 	d->physfn = name_at(fd, "physfn");
 	d->iommu_group = name_at(fd, "iommu_group");
+	d->resource = text_at(fd, "resource");
 	d->iommu_type = text_at(fd, "iommu_group/type");
 	if (!d->iommu_type)
 		d->iommu_type = text_at(fd, "iommu_group_type");

@@ -57,6 +57,10 @@ void pa_text_caps(FILE *f, const char *indent, const struct pa_device *dev)
 		fprintf(f, "%sDevice: unknown (registers unreadable)\n", indent);
 	else
 		print_device_line(f, indent, dev);
+	if (dev->bars_unknown) {
+		fprintf(f, "%sBARs: unknown (no sizes in the input)\n", indent);
+		return;
+	}
 	if (!dev->nbars)
 		return;
 	fprintf(f, "%sBARs: ", indent);

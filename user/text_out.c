@@ -47,6 +47,8 @@ static const char *type_label(const struct pa_device *dev)
 
 	/* The module keeps the type of a function gone silent; raw
 	 * configuration space reading all ones has none. */
+	if (dev->config_not_captured)
+		return "Bridge (not in the input)";
 	if (dev->pcie_type < 0 && dev->config_unreadable)
 		return "Unreadable Function";
 	if (dev->pcie_type < 0)
@@ -61,6 +63,12 @@ void pa_text_device_line(FILE *f, const struct pa_device *dev)
 	char bdf[PA_BDF_LEN];
 
 	pa_bdf_format(&dev->addr, bdf);
+	/* Only its place is known: no ids, no names, no driver. */
+	if (dev->config_not_captured) {
+		fprintf(f, "%s %s [ids unknown] (driver unknown, NUMA node unknown)\n",
+			bdf, type_label(dev));
+		return;
+	}
 	fprintf(f, "%s %s [%04x:%04x]", bdf, type_label(dev), dev->vendor,
 		dev->device);
 	if (dev->class_name)
@@ -109,8 +117,12 @@ static bool print_unreadable(FILE *f, const char *indent, const char *what,
 {
 	if (!dev->config_unreadable)
 		return false;
-	fprintf(f, "%s%s: unknown: not readable now (power state %s)\n", indent,
-		what, or_text(power_text(dev), "unknown"));
+	if (dev->config_not_captured)
+		fprintf(f, "%s%s: unknown: %s\n", indent, what,
+			pa_device_acs_unknown(dev));
+	else
+		fprintf(f, "%s%s: unknown: not readable now (power state %s)\n",
+			indent, what, or_text(power_text(dev), "unknown"));
 	return true;
 }
 
@@ -119,6 +131,8 @@ static void print_power(FILE *f, const char *indent, const struct pa_device *dev
 	const char *state = power_text(dev);
 
 	if (!state)
+		return;
+	if (dev->config_not_captured)
 		return;
 	fprintf(f, "%sPower: %s%s\n", indent, state,
 		dev->config_unreadable ? " (D3cold or gone: configuration space not readable)" : "");
@@ -157,7 +171,9 @@ void pa_text_link(FILE *f, const char *indent, const struct pa_device *dev,
 	struct pa_link_state st;
 
 	fprintf(f, "%sLink: ", indent);
-	if (dev->config_unreadable) {
+	if (dev->config_not_captured) {
+		fprintf(f, "unknown: %s", pa_device_link_unknown(dev));
+	} else if (dev->config_unreadable) {
 		fprintf(f, "unknown: not readable now (power state %s)",
 			or_text(power_text(dev), "unknown"));
 	} else if (!dev->has_link) {

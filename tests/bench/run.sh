@@ -4,7 +4,8 @@
 # analyze.py). Boots each bench machine in turn (default: topo-64, topo-256,
 # topo-1024 on the stock Debian kernel, then topo-256-p2pdma and
 # topo-1024-p2pdma on the P2PDMA test kernel), each measuring every variant
-# interleaved within its one boot, and writes the tables to
+# interleaved within its one boot, then json-size.py on the host (compact
+# against --pretty JSON), and writes the tables to
 # tests/vm/out/bench-summary.md.
 # BENCH_CMDLINE adds guest options (pa_rounds=N, pa_profile=0, ...).
 set -euo pipefail
@@ -41,6 +42,9 @@ for n in "${NAMES[@]}"; do
 done
 [[ ${#dirs[@]} -gt 0 ]] || exit 1
 python3 "$HERE/analyze.py" --summary "${dirs[@]}" >"$OUT/bench-summary.md" || rc=1
+# On the host, no VM: what compact JSON saves against --pretty.
+{ echo; echo "## JSON layout (host, --sysfs fixture)"; echo
+  nice -n 5 python3 "$HERE/json-size.py"; } >>"$OUT/bench-summary.md" || rc=1
 cat "$OUT/bench-summary.md"
 echo "run.sh: tables in ${OUT#"$ROOT"/}/bench-summary.md"
 exit $rc

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: the input is what --lspci reads, text someone pasted:
- * lspci -xxxx output, quoted, indented, cut short, mixed with anything.
+ * lspci -xxxx output, quoted, indented, cut short, mixed with anything,
+ * or gzipped (a seed is an nvidia-bug-report.log.gz-like file).
  * It goes the whole way main.c's --lspci takes: the pre-processing, a
  * file for libpci's dump reader, the tree from bus numbers, held against
  * lspci -t's drawing when there is one, and the text and JSON reports.
@@ -60,7 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 	if (pa_lspci_read(path, &s, &extra, what, sizeof(what)))
 		return 0;
-	if (!pa_lspci_model(&s, &rep, what, sizeof(what))) {
+	if (!pa_lspci_tree_fill(&extra.tree, &s) &&
+	    !pa_lspci_model(&s, &rep, what, sizeof(what))) {
 		/* lspci -t's drawing, if any, against the bus numbers. */
 		pa_lspci_tree_check(&extra.tree, &rep);
 		pa_text_report(out, &rep);
@@ -69,6 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	pa_sysfs_clear(&s);
 	pa_lspci_tree_clear(&extra.tree);
+	pa_nvsmi_clear(&extra.gpus);
 	free(extra.cmdline);
 	return 0;
 }

@@ -17,9 +17,9 @@
 #include "policy.h"
 #include "snapshot.h"
 
-/* Set by the Makefile: tests/unit/data, where the snapshots are. */
+/* Set by the Makefile: tests/fixtures/snapshots. */
 #ifndef FUZZ_DATA
-#define FUZZ_DATA "../unit/data"
+#define FUZZ_DATA "../fixtures/snapshots"
 #endif
 
 static const char *const snapshot_names[] = {

@@ -3,8 +3,8 @@
 """Holds pcieaudit against NVIDIA's own tools on the H200 device machine.
 
 The oracles are what nvidia-smi, NVML (through pynvml) and NCCL printed
-there (tests/gpu/h200/captured); pcieaudit runs here on the sysfs fixture
-captured beside them (tests/gpu/h200/sysfs), and its device-side runs
+there (tests/fixtures/h200/captured); pcieaudit runs here on the sysfs fixture
+captured beside them (tests/fixtures/h200/sysfs), and its device-side runs
 (captured/pa-*) are checked against the same oracles. Every field both
 sides have is compared. A difference passes only when EXPLAINED below
 says why; an explained field that starts to agree fails too, so the
@@ -19,7 +19,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIX = os.path.join(HERE, "h200")
+FIX = os.path.join(HERE, "..", "fixtures", "h200")
 CAP = os.path.join(FIX, "captured")
 
 # field -> why pcieaudit's value differs from the oracle's.

@@ -100,7 +100,7 @@ boot() {
 		-nodefaults -nographic -no-reboot -monitor none \
 		-serial "file:$con.raw" -serial "file:$WORK/$name.ttyS1" \
 		-kernel "$KDIR/bzImage" -initrd "$WORK/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 loglevel=6 printk.time=1 $cmdline" \
+		-append "console=ttyS0 panic=-1 no_timer_check loglevel=6 printk.time=1 $cmdline" \
 		-global e1000e.romfile= -global virtio-net-pci.romfile= \
 		-device pcie-root-port,id=rp1,bus=pcie.0,addr=0x2.0,multifunction=on,chassis=1,port=1 \
 		-device pcie-root-port,id=rp2,bus=pcie.0,addr=0x2.1,chassis=2,port=2 \

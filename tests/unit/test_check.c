@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check's rules against hand-built snapshots of real topologies (data/,
- * described in data/README.md) and the H200 VM guest fixture: exactly the
- * findings expected, in order, with their devices and remedies.
+ * check's rules against hand-built snapshots of real topologies
+ * (tests/fixtures/snapshots, described in its README.md) and the H200 VM
+ * guest fixture: exactly the findings expected, in order, with their devices
+ * and remedies.
  */
 #include "testutil.h"
 
@@ -49,7 +50,7 @@ static void load(const char *file, struct pa_report *rep)
 	size_t len;
 	char *text;
 
-	snprintf(path, sizeof(path), "data/%s", file);
+	snprintf(path, sizeof(path), SNAPSHOTS "/%s", file);
 	assert_int_equal(pa_read_file(path, 1 << 20, &text, &len), 0);
 	if (pa_snapshot_parse(file, text, len, rep, err, sizeof(err)))
 		fail_msg("%s", err);

@@ -1655,16 +1655,16 @@ static void expect_rc(struct result r, int rc, const char *part)
 static void check_exit_codes(void **state)
 {
 	(void)state;
-	expect_rc(run("check", "--input", "data/vfio-fail.json", "--profile", "vfio"),
+	expect_rc(run("check", "--input", SNAPSHOTS "/vfio-fail.json", "--profile", "vfio"),
 		  PA_EXIT_FINDING, "\n  FAIL  vfio.group-shared: NIC 0000:02:00.0 shares");
-	expect_rc(run("check", "--input=data/baseline-amd-fail.json",
+	expect_rc(run("check", "--input=" SNAPSHOTS "/baseline-amd-fail.json",
 		      "--profile=baseline"),
 		  PA_EXIT_WARNINGS, "\n  WARN  baseline.amd-iommu-on:");
-	expect_rc(run("check", "--input", "data/vfio-pass.json", "--profile",
+	expect_rc(run("check", "--input", SNAPSHOTS "/vfio-pass.json", "--profile",
 		      "vfio,baseline"),
 		  PA_EXIT_OK, "\n  PASS  vfio.group-shared (3 devices checked)\n");
 	/* Info findings alone pass. */
-	expect_rc(run("check", "--input", "data/gpudirect-fail.json", "--profile",
+	expect_rc(run("check", "--input", SNAPSHOTS "/gpudirect-fail.json", "--profile",
 		      "gpudirect", "--policy", "../../docs/pcieaudit-policy.example.yaml"),
 		  PA_EXIT_FINDING, "FAIL  gpudirect.acs-redirect:");
 	assert_int_equal(fake.dos[PCIEAUDIT_CMD_INFO_GET], 0);
@@ -1676,9 +1676,9 @@ static void check_bad_input(void **state)
 	char part[160];
 
 	(void)state;
-	expect_failure(run("check", "--input", "data/missing.json"),
+	expect_failure(run("check", "--input", SNAPSHOTS "/missing.json"),
 		       PA_EXIT_BAD_INPUT,
-		       "cannot read data/missing.json: No such file or directory");
+		       "cannot read " SNAPSHOTS "/missing.json: No such file or directory");
 	write_tmp("cut.json", "{\n  \"schema_version\": 1,\n  \"info\": {");
 	snprintf(part, sizeof(part), "%s:3:12: invalid JSON: unexpected end of input",
 		 tmp_path("cut.json"));
@@ -1691,10 +1691,10 @@ static void check_bad_input(void **state)
 		       PA_EXIT_BAD_INPUT, "devices[bdf=0000:01:00.0]: listed twice");
 	write_tmp("p.yaml", "version: 1\nsellect: []\n");
 	snprintf(part, sizeof(part), "%s:2:1: unknown key 'sellect'", tmp_path("p.yaml"));
-	expect_failure(run("check", "--input", "data/vfio-pass.json", "--policy",
+	expect_failure(run("check", "--input", SNAPSHOTS "/vfio-pass.json", "--policy",
 			   tmp_path("p.yaml")), PA_EXIT_BAD_INPUT, part);
-	expect_failure(run("check", "--policy", "data/missing.yaml"),
-		       PA_EXIT_BAD_INPUT, "cannot read policy data/missing.yaml");
+	expect_failure(run("check", "--policy", SNAPSHOTS "/missing.yaml"),
+		       PA_EXIT_BAD_INPUT, "cannot read policy " SNAPSHOTS "/missing.yaml");
 	expect_failure(run("check", "--sysfs", "/nonexistent-pa"), PA_EXIT_BAD_INPUT,
 		       "no PCI functions under /nonexistent-pa");
 	expect_failure(run("report", "--input", tmp_path("cut.json")),
@@ -1744,12 +1744,12 @@ static void check_json(void **state)
 	json_object *root, *f;
 
 	(void)state;
-	r = run("check", "--input", "data/gpudirect-fail.json", "--profile",
+	r = run("check", "--input", SNAPSHOTS "/gpudirect-fail.json", "--profile",
 		"gpudirect", "--json");
 	assert_int_equal(r.rc, PA_EXIT_FINDING);
 	root = parse(r.out);
 	assert_int_equal(json_object_get_int(get(root, "schema_version")), 1);
-	assert_string_equal(get_string(root, "source"), "data/gpudirect-fail.json");
+	assert_string_equal(get_string(root, "source"), SNAPSHOTS "/gpudirect-fail.json");
 	assert_string_equal(get_string(root, "verdict"), "fail");
 	assert_string_equal(get_string(get(root, "profiles"), "gpudirect"), "fail");
 	assert_int_equal(json_object_get_int(get(get(root, "summary"), "fail")), 1);
@@ -1798,7 +1798,7 @@ static void check_output_files(void **state)
 	char *text;
 
 	(void)state;
-	r = run("check", "--input", "data/vfio-fail.json", "--format", "prometheus",
+	r = run("check", "--input", SNAPSHOTS "/vfio-fail.json", "--format", "prometheus",
 		"--output", tmp_path("pcieaudit.prom"));
 	assert_int_equal(r.rc, PA_EXIT_FINDING);
 	assert_string_equal(r.out, "");
@@ -1808,7 +1808,7 @@ static void check_output_files(void **state)
 	assert_contains(text, "\npcieaudit_check_status 2\n");
 	free(text);
 
-	r = run("check", "--input", "data/vfio-pass.json", "--profile", "vfio",
+	r = run("check", "--input", SNAPSHOTS "/vfio-pass.json", "--profile", "vfio",
 		"--format", "nfd", "--output", tmp_path("pcieaudit"));
 	assert_int_equal(r.rc, PA_EXIT_OK);
 	release(&r);
@@ -1820,7 +1820,7 @@ static void check_output_files(void **state)
 	free(text);
 	assert_int_equal(dotfiles(), 0);
 
-	expect_failure(run("check", "--input", "data/vfio-pass.json", "--output",
+	expect_failure(run("check", "--input", SNAPSHOTS "/vfio-pass.json", "--output",
 			   "/nonexistent-pa/x"), PA_EXIT_RUNTIME,
 		       "cannot write /nonexistent-pa/x: No such file or directory");
 }
@@ -1892,7 +1892,7 @@ static void report_host_and_snapshots(void **state)
 	json_object_put(root);
 	release(&r);
 
-	r = run("report", "--input", "data/gpudirect-fail.json");
+	r = run("report", "--input", SNAPSHOTS "/gpudirect-fail.json");
 	assert_int_equal(r.rc, PA_EXIT_OK);
 	assert_contains(r.out, "0000:03:00.0 Endpoint [10de:20b5]");
 	release(&r);
@@ -1980,12 +1980,9 @@ static void topo_sysfs_and_nccl_xml(void **state)
 		       "cannot write /nonexistent-pa/x.xml");
 }
 
-/* Runs main() with stdout on a terminal; returns what it wrote. */
-static char *run_on_tty(const char *no_color, const char *flag)
+/* Runs main() on argv with stdout on a terminal; returns what it wrote. */
+static char *run_argv_on_tty(const char *no_color, int argc, char **argv)
 {
-	char *argv[] = { "pcieaudit-cli", "check", "--input",
-			 "data/baseline-pass.json", "--profile", "baseline",
-			 (char *)flag, NULL };
 	int master, slave, saved, n;
 	struct termios t;
 	char *out = calloc(1, 8192);
@@ -2000,7 +1997,7 @@ static char *run_on_tty(const char *no_color, const char *flag)
 	fflush(stdout);
 	saved = dup(STDOUT_FILENO);
 	dup2(slave, STDOUT_FILENO);
-	assert_int_equal(pa_cli_main(flag ? 7 : 6, argv), PA_EXIT_OK);
+	assert_int_equal(pa_cli_main(argc, argv), PA_EXIT_OK);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
@@ -2011,6 +2008,49 @@ static char *run_on_tty(const char *no_color, const char *flag)
 		len += (size_t)n;
 	close(master);
 	return out;
+}
+
+static char *run_on_tty(const char *no_color, const char *flag)
+{
+	char *argv[] = { "pcieaudit-cli", "check", "--input",
+			 SNAPSHOTS "/baseline-pass.json", "--profile", "baseline",
+			 (char *)flag, NULL };
+
+	return run_argv_on_tty(no_color, flag ? 7 : 6, argv);
+}
+
+/* JSON as iproute2 prints it: compact into a pipe or a file, indented on a
+ * terminal or with --pretty (before or after the command). */
+static void json_layout(void **state)
+{
+	char *argv[] = { "pcieaudit-cli", "check", "--input",
+			 SNAPSHOTS "/baseline-pass.json", "--profile", "baseline",
+			 "--format", "json", NULL };
+	struct result r;
+	char *out;
+
+	(void)state;
+	r = run("check", "--input", SNAPSHOTS "/baseline-pass.json", "--profile",
+		"baseline", "--format", "json");
+	assert_ptr_equal(strchr(r.out, '\n'), r.out + strlen(r.out) - 1);
+	assert_null(strstr(r.out, "\": "));
+	assert_contains(r.out, "{\"schema_version\":1,\"source\":");
+	release(&r);
+	r = run("report", "--input", SNAPSHOTS "/baseline-pass.json", "--json");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_ptr_equal(strchr(r.out, '\n'), r.out + strlen(r.out) - 1);
+	release(&r);
+	r = run("report", "--input", SNAPSHOTS "/baseline-pass.json", "--json",
+		"--pretty");
+	assert_contains(r.out, "{\n  \"schema_version\": 1,\n  \"info\": {\n");
+	release(&r);
+	r = run("--pretty", "--json", "report", "--input",
+		SNAPSHOTS "/baseline-pass.json");
+	assert_contains(r.out, "{\n  \"schema_version\": 1,\n  \"info\": {\n");
+	release(&r);
+	out = run_argv_on_tty("1", 8, argv);
+	assert_contains(out, "{\n  \"schema_version\": 1,\n  \"source\": ");
+	free(out);
 }
 
 static void check_colour(void **state)
@@ -2094,6 +2134,7 @@ int main(void)
 		TEST(check_offline_equals_live),
 		TEST(report_host_and_snapshots),
 		TEST(check_colour),
+		TEST(json_layout),
 		TEST(topo_sysfs_and_nccl_xml),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Accelerator links and GPUDirect software: NVML through recorded answers
- * (a fake ops table reading what tests/gpu/h200's nvml_record.py wrote),
+ * (a fake ops table reading what tests/gpu/nvml_record.py wrote on the H200, tests/fixtures/h200),
  * the dlopen failure paths, KFD through a fixture sysfs tree, gpudirect
  * judging NVLink-joined pairs on their links (the H200 guest of issue 14,
  * against its nvidia-smi topo -m), the software rules, snapshots, and the
@@ -38,10 +38,10 @@
 #define FIXTURES "../../../shared/fixtures"
 #endif
 #ifndef GPU_FIXTURES
-#define GPU_FIXTURES "../gpu"
+#define GPU_FIXTURES "../fixtures"
 #endif
 #define H200_GUEST FIXTURES "/h200-vm-guest"
-#define DATA "data"
+#define DATA FABRIC_FIXTURES
 
 /* --- NVML answers as recorded: {"devices": [{"pci": {"busId"},
  * "nvlinks": [{"link", "state": 1 | 0 | {"error"}, "remote_busId"}]}]} */

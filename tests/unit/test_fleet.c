@@ -32,7 +32,7 @@ static void check_file(const char *file, struct run *r)
 	size_t len;
 	char *text;
 
-	snprintf(path, sizeof(path), "data/%s", file);
+	snprintf(path, sizeof(path), SNAPSHOTS "/%s", file);
 	assert_int_equal(pa_read_file(path, 1 << 20, &text, &len), 0);
 	if (pa_snapshot_parse(file, text, len, &r->rep, err, sizeof(err)))
 		fail_msg("%s", err);

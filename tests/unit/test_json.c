@@ -172,8 +172,9 @@ static void device_keys(void **state)
 		"subsystem_vendor", "subsystem_device", "class", "revision",
 		"vendor_name", "device_name", "pcie_type", "multifunction",
 		"virtfn", "physfn", "bridge", "disconnected", "pf",
-		"secondary_bus", "upstream", "numa_node", "driver",
-		"power_state", "config_readable", "extended_config_read", "acs", "link", "iommu",
+		"secondary_bus", "upstream", "root_bus", "numa_node", "driver",
+		"driver_known", "power_state", "config_readable", "config_captured",
+		"extended_config_read", "acs", "link", "iommu",
 		"ats", "pcie_device", "bars", "mem_bytes",
 		"aer", "link_history",
 	};
@@ -398,9 +399,39 @@ static void speed_text(void **state)
 {
 	struct doc *doc = *state;
 
-	assert_non_null(strstr(doc->text, "\"speed\": 2.5,"));
-	assert_non_null(strstr(doc->text, "\"speed\": 16.0,"));
-	assert_non_null(strstr(doc->text, "\"max_speed\": 8.0,"));
+	assert_non_null(strstr(doc->text, "\"speed\":2.5,"));
+	assert_non_null(strstr(doc->text, "\"speed\":16.0,"));
+	assert_non_null(strstr(doc->text, "\"max_speed\":8.0,"));
+}
+
+/* Compact by default, as iproute2: one line, no blanks outside strings;
+ * --pretty indents the same document. */
+static void layout(void **state)
+{
+	struct doc *doc = *state;
+	struct pa_report rep;
+	json_object *back;
+	char *pretty;
+	int ret;
+
+	(void)state;
+	assert_non_null(strchr(doc->text, '\n'));
+	assert_ptr_equal(strchr(doc->text, '\n'), doc->text + strlen(doc->text) - 1);
+	assert_null(strstr(doc->text, "\": "));
+	assert_null(strstr(doc->text, ", "));
+	test_fixture_report(&rep);
+	pa_json_set_pretty(true);
+	pretty = test_render(render_report, &rep, &ret);
+	pa_json_set_pretty(false);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(pretty, "\n  \"info\": {\n"));
+	assert_non_null(strstr(pretty, "\"speed\": 2.5,"));
+	back = json_tokener_parse(pretty);
+	assert_non_null(back);
+	assert_true(json_object_equal(back, doc->root));
+	json_object_put(back);
+	free(pretty);
+	pa_report_clear(&rep);
 }
 
 static void info_document(void **state)
@@ -493,6 +524,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(conventional_pci, setup, teardown),
 		cmocka_unit_test_setup_teardown(groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(speed_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(layout, setup, teardown),
 		cmocka_unit_test(info_document),
 		cmocka_unit_test(host_and_acs_at_load),
 		cmocka_unit_test(empty_report),

@@ -116,8 +116,8 @@ static void lnkctl2_reserved(void **state)
 	free(text);
 	text = text_of(&rep, true);
 	/* Function 0's own target is decoded still. */
-	assert_non_null(strstr(text, "\"target_speed\": 16"));
-	assert_null(strstr(text, "\"target_speed\": 5"));
+	assert_non_null(strstr(text, "\"target_speed\":16"));
+	assert_null(strstr(text, "\"target_speed\":5"));
 	free(text);
 	pa_report_clear(&rep);
 }

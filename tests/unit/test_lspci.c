@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <linux/pci_regs.h>
+#include <linux/pcieaudit.h>
 
 #include "bdf.h"
 #include "lspci_model.h"
@@ -226,6 +227,57 @@ static const char *const drawn[][2] = {
 	{ "0001:00:00.0", "" },
 };
 
+/*
+ * lspci -d 10de: -xxxx and an unfiltered lspci -t: the GPU below a switch
+ * (03:00.0 under DSP 02:00.0, USP 01:00.0, root port 00:01.0), only the
+ * GPU captured, and the root port. The drawing places the GPU below the
+ * switch ports, which the report holds as bridges of unknown
+ * configuration, warned about once each; none is invented beyond them.
+ */
+static void tree_fills_bridges(void **state)
+{
+	static const char drawing_text[] =
+		"-[0000:00]-+-00.0  Intel Corporation Device 29c0\n"
+		"           +-01.0-[01-03]----00.0-[02-03]----00.0-[03]----00.0  NVIDIA Corporation Device 2335\n"
+		"           \\-1f.0  Intel Corporation Device 2918\n";
+	struct pa_lspci_tree t;
+	struct pa_sysfs s = { 0 };
+	struct pa_report rep;
+	const struct pa_device *d;
+	char what[256];
+
+	(void)state;
+	assert_int_equal(pa_lspci_tree_parse(drawing_text, strlen(drawing_text),
+					     &t), 0);
+	add(&s, "0000:00:01.0", true, 0x01, 0x03, 4096);
+	add(&s, "0000:03:00.0", false, 0, 0, 4096);
+	assert_int_equal(pa_lspci_tree_fill(&t, &s), 0);
+	assert_int_equal(s.n, 4);
+	assert_int_equal(pa_lspci_model(&s, &rep, what, sizeof(what)), 0);
+	upstream_is(&rep, "0000:03:00.0", "0000:02:00.0");
+	upstream_is(&rep, "0000:02:00.0", "0000:01:00.0");
+	upstream_is(&rep, "0000:01:00.0", "0000:00:01.0");
+	upstream_is(&rep, "0000:00:01.0", NULL);
+	assert_int_equal(find(&rep, "0000:03:00.0")->root_bus.bus, 0);
+	d = find(&rep, "0000:02:00.0");
+	assert_true(d->config_not_captured);
+	assert_true(d->flags & PCIEAUDIT_DEV_F_BRIDGE);
+	assert_int_equal(d->secondary_bus, 3);
+	assert_non_null(pa_device_acs_unknown(d));
+	assert_non_null(pa_device_link_unknown(d));
+	assert_false(find(&rep, "0000:03:00.0")->config_not_captured);
+	assert_false(find(&rep, "0000:00:01.0")->config_not_captured);
+	/* Two placeholders, one warning each; none for the GPU's parent. */
+	assert_int_equal(rep.ndevices, 4);
+	assert_int_equal(rep.warnings.n, 2);
+	assert_non_null(strstr(rep.warnings.text[0], "lspci -t"));
+	assert_int_equal(pa_lspci_tree_check(&t, &rep), 0);
+	assert_int_equal(rep.warnings.n, 2);
+	pa_report_clear(&rep);
+	pa_sysfs_clear(&s);
+	pa_lspci_tree_clear(&t);
+}
+
 /* Quoted in a mail, between other commands' output. */
 static void tree_drawing(void **state)
 {
@@ -417,6 +469,7 @@ int main(void)
 		cmocka_unit_test(tree_from_bus_numbers),
 		cmocka_unit_test(filtered_capture),
 		cmocka_unit_test(tree_drawing),
+		cmocka_unit_test(tree_fills_bridges),
 		cmocka_unit_test(tree_none),
 		cmocka_unit_test(tree_disagrees),
 		cmocka_unit_test(header_only_refused),

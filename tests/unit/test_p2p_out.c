@@ -725,7 +725,7 @@ static void json_redirected_pair(void **state)
 	check_string(bn, "link", "0000:04:00.0");
 	assert_true(json_object_get_boolean(get(p, "bandwidth_trap")));
 	/* Two decimals, not json-c's seventeen digits. */
-	assert_contains(text, "\"gbps\": 7.88,");
+	assert_contains(text, "\"gbps\":7.88,");
 	json_object_put(root);
 	free(text);
 	pa_report_clear(&rep);

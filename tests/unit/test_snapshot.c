@@ -29,6 +29,17 @@ static void full_report(struct pa_report *rep)
 	rep->devices[2].power_state = PCIEAUDIT_POWER_D3HOT;
 	rep->devices[3].config_unreadable = true;
 	rep->devices[3].has_link = false;
+	/* A VMD domain's root bus has five hex digits. */
+	rep->devices[2].has_root_bus = true;
+	rep->devices[2].root_bus = (struct pa_addr){ 0x10000, 0x3a, 0 };
+	rep->devices[1].driver_unknown = true;
+	/* The module's sampler; times to the millisecond, as written. */
+	rep->devices[1].has_history = true;
+	rep->devices[1].history = (struct pa_link_history){
+		.since_ns = 1764583200123000000ull, .transitions = 3,
+		.below_ns = 12500000001ull, .last_change_ns = 1764583260456000000ull,
+		.has_min = true, .min_speed = 1, .min_width = 4, .interval_ms = 1000,
+	};
 	rep->has_host = true;
 	rep->host = (struct pa_host){
 		.source = PA_SOURCE_MODULE, .cmdline = strdup("ro \"a b\" quiet"),
@@ -63,6 +74,28 @@ static void round_trip(void **state)
 	assert_int_equal(back.devices[2].power_state, PCIEAUDIT_POWER_D3HOT);
 	assert_false(back.devices[2].config_unreadable);
 	assert_true(back.devices[3].config_unreadable);
+	assert_true(back.devices[2].has_root_bus);
+	assert_int_equal(back.devices[2].root_bus.domain, 0x10000);
+	assert_int_equal(back.devices[2].root_bus.bus, 0x3a);
+	assert_false(back.devices[1].has_root_bus);
+	assert_true(back.devices[1].driver_unknown);
+	assert_false(back.devices[2].driver_unknown);
+	assert_true(back.devices[1].has_history);
+	{
+		const struct pa_link_history *a = &rep.devices[1].history;
+		const struct pa_link_history *b = &back.devices[1].history;
+
+		assert_int_equal(b->since_ns, a->since_ns);
+		assert_int_equal(b->transitions, a->transitions);
+		assert_int_equal(b->below_ns, a->below_ns);
+		assert_int_equal(b->last_change_ns, a->last_change_ns);
+		assert_true(b->has_min);
+		assert_int_equal(b->min_speed, a->min_speed);
+		assert_int_equal(b->min_width, a->min_width);
+		assert_int_equal(b->interval_ms, a->interval_ms);
+	}
+	assert_false(back.devices[2].has_history);
+	assert_non_null(strstr(first, "\"root_bus\":\"10000:3a\""));
 	assert_int_equal(back.p2p.npairs, 1);
 	pa_report_clear(&rep);
 	pa_report_clear(&back);
@@ -85,7 +118,7 @@ static char *read_fixture(const char *name, size_t *len)
 	char path[128];
 	char *text;
 
-	snprintf(path, sizeof(path), "data/%s", name);
+	snprintf(path, sizeof(path), SNAPSHOTS "/%s", name);
 	assert_int_equal(pa_read_file(path, 1 << 20, &text, len), 0);
 	return text;
 }
@@ -210,6 +243,36 @@ static const struct {
 	  "hop 0000:07:00.0 is not in devices" },
 	{ HEAD DEV("") "," DEV2("") "], \"p2p\": [{\"a\": \"0000:01:00.0\", \"b\": \"0000:02:00.0\"}, {\"a\": \"0000:01:00.0\", \"b\": \"0000:02:00.0\"}]}",
 	  "p2p[a=0000:01:00.0,b=0000:02:00.0]: listed twice" },
+	{ HEAD DEV(", \"root_bus\": \"0000:00:00.0\"") TAIL,
+	  "devices[0].root_bus: invalid PCI bus \"0000:00:00.0\"" },
+	{ HEAD DEV(", \"root_bus\": \"00\"") TAIL,
+	  "devices[0].root_bus: invalid PCI bus \"00\"" },
+	{ HEAD DEV(", \"root_bus\": \"0000: 1\"") TAIL,
+	  "devices[0].root_bus: invalid PCI bus" },
+	{ HEAD DEV(", \"ats\": {\"capable\": 1}") TAIL,
+	  "devices[0].ats.capable: expected boolean, found int" },
+	{ HEAD DEV(", \"pcie_device\": {\"mps\": 300}") TAIL,
+	  "devices[0].pcie_device.mps: 300 is not a payload size (128 to 4096)" },
+	{ HEAD DEV(", \"bars\": [{\"index\": 6, \"size\": 1, \"type\": \"mem\"}]") TAIL,
+	  "devices[0].bars[0].index: 6 out of range 0..5" },
+	{ HEAD DEV(", \"bars\": [{\"index\": 0, \"size\": 1, \"type\": \"rom\"}]") TAIL,
+	  "devices[0].bars[0].type: \"rom\" is neither io nor mem" },
+	{ HEAD DEV(", \"bars\": [{\"index\": 0, \"size\": 1}]") TAIL,
+	  "devices[0].bars[0].type: missing (required)" },
+	{ HEAD DEV(", \"bars\": [1, 2, 3, 4, 5, 6, 7]") TAIL,
+	  "devices[0].bars: more than 6 entries" },
+	{ HEAD DEV(", \"bars\": [{\"index\": 0, \"size\": 1, \"type\": \"mem\", \"resizable\": {\"current\": 3}}]") TAIL,
+	  "devices[0].bars[0].resizable.current: not a power of two of at least 1M" },
+	{ HEAD DEV(", \"bars\": [{\"index\": 0, \"size\": 1, \"type\": \"mem\", \"resizable\": {}}]") TAIL,
+	  "devices[0].bars[0].resizable.supported: missing (required)" },
+	{ HEAD DEV(", \"link_history\": {\"transitions\": 1}") TAIL,
+	  "devices[0].link_history.since: missing (required)" },
+	{ HEAD DEV(", \"link_history\": {\"since\": \"2026-12-01 10:00:00\"}") TAIL,
+	  "devices[0].link_history.since: \"2026-12-01 10:00:00\" is not a time" },
+	{ HEAD DEV(", \"link_history\": {\"since\": \"2026-12-01T10:00:00.000Z\", \"slowest_gts\": 3.0}") TAIL,
+	  "devices[0].link_history.slowest_gts: 3.0 is not a PCIe link speed in GT/s" },
+	{ HEAD DEV(", \"driver_known\": 0") TAIL,
+	  "devices[0].driver_known: expected boolean, found int" },
 	{ HEAD DEV(", \"power_state\": \"D3cold\"") TAIL,
 	  "devices[0].power_state: unknown value \"D3cold\"" },
 	{ HEAD DEV(", \"power_state\": 3") TAIL,

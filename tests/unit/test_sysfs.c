@@ -306,6 +306,15 @@ static void make_tree(void)
 	make_config(c, 0x10de, 0x20b5, 0x030200, 0x00, PCI_EXP_TYPE_ENDPOINT,
 		    TEST_LINK(4, 16), TEST_LINK(4, 8), false);
 	write_at(EP "/config", c, sizeof(c));
+	/* BAR0 16M; the kernel's resource file has a line per resource. */
+	text_at(EP "/resource",
+		"0x00000000fd000000 0x00000000fdffffff 0x0000000000040200\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n");
 	text_at(EP "/vendor", "0x10de\n");
 	text_at(EP "/numa_node", "1\n");
 	link_at("../../../../bus/pci/drivers/vfio-pci", EP "/driver");
@@ -364,6 +373,14 @@ static void sysfs_mount(void **state)
 	assert_int_equal(rep.groups[1].nmembers, 2);
 	assert_int_equal(rep.info.iommu_def_mode, PCIEAUDIT_IOMMU_MODE_TRANSLATED);
 	assert_int_equal(rep.info.iommu_strict, PCIEAUDIT_IOMMU_STRICT_LAZY);
+	/* Device Control from the bytes; BARs sized by resource, unknown
+	 * where the file is missing (the root port here). */
+	assert_true(ep->caps_known && ep->has_expdev);
+	assert_false(ep->bars_unknown);
+	assert_int_equal(ep->nbars, 1);
+	assert_int_equal(ep->bars[0].size, 16u << 20);
+	assert_true(rp->caps_known);
+	assert_true(rp->bars_unknown);
 	pa_report_clear(&rep);
 
 	/* A copy of another host: its files, never this machine's /proc. */

@@ -16,6 +16,11 @@
 
 #include "model.h"
 
+/* The fixtures the tests read, relative to tests/unit, where they run
+ * (tests/fixtures/README.md lists every kind). */
+#define SNAPSHOTS "../fixtures/snapshots"
+#define FABRIC_FIXTURES "../fixtures/fabric"
+
 /* The family id the fake kernel answers with. */
 #define TEST_FAMILY_ID 0x20
 

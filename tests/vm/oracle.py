@@ -17,7 +17,7 @@ checked against the independent data only, so that a topology that silently
 lost its IOMMU or its switch cannot pass vacuously.
 
 --selftest builds a correct report from the independent data of a stored run
-(each directory under tests/vm/fixtures/), checks that it passes, then checks
+(each directory under tests/fixtures/vm-runs/), checks that it passes, then checks
 that each of a list of deliberately wrong reports fails.
 
 Python 3 standard library only.
@@ -33,11 +33,15 @@ import shutil
 import sys
 import tempfile
 
+# Stored runs' independent data, for --selftest.
+VM_RUNS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                       "fixtures", "vm-runs")
+
 ACS_FLAGS = ["SrcValid", "TransBlk", "ReqRedir", "CmpltRedir",
              "UpstreamFwd", "EgressCtrl", "DirectTrans"]
 
 # PCI Express Capabilities register, Device/Port Type (pci_regs.h
-# PCI_EXP_TYPE_*) -> JSON name, as the contract (README, JSON schema) spells
+# PCI_EXP_TYPE_*) -> JSON name, as the contract (docs/json-schema.md) spells
 # them. Note the bridge names: 7, PCI_EXP_TYPE_PCI_BRIDGE, a PCIe-to-PCI
 # bridge such as QEMU's pcie-pci-bridge (lspci: "PCI-Express to PCI/PCI-X
 # Bridge") is "pcie_to_pci_bridge"; 8, PCI_EXP_TYPE_PCIE_BRIDGE (lspci: "PCI/PCI-X
@@ -1372,7 +1376,7 @@ class Checker:
                     break
         self.count("dmesg")
 
-    # Exit status of `check` per verdict, as README documents it.
+    # Exit status of `check` per verdict, as the README's exit codes document it.
     CHECK_RC = {"pass": 0, "fail": 1, "warn": 8}
 
     def check_verdicts(self, results, expects):
@@ -2942,7 +2946,7 @@ def main():
                     help="module/CLI absent: check only the independent data")
     ap.add_argument("--selftest", action="store_true")
     ap.add_argument("--fixture", action="append",
-                    help="a fixture directory (default: every one under fixtures/)")
+                    help="a fixture directory (default: every one under tests/fixtures/vm-runs/)")
     ap.add_argument("--make-fixture", action="store_true",
                     help="store --results' independent data as the --fixture")
     args = ap.parse_args()
@@ -2957,7 +2961,7 @@ def main():
 
     if args.selftest:
         fixtures = args.fixture or sorted(
-            os.path.join(here, "fixtures", d) for d in os.listdir(os.path.join(here, "fixtures")))
+            os.path.join(VM_RUNS, d) for d in os.listdir(VM_RUNS))
         ok = True
         for fx in fixtures:
             print(f"selftest: fixture {os.path.relpath(fx, here)}")
