@@ -96,10 +96,13 @@ stress-short: deps cli
 	@tests/vm/run-topology.sh tests/stress/stress-short.sh
 
 # Security (tests/security, docs/reliability.md sections 3 and 4). On the
-# host: no hardware write among the module's symbols and instructions, and
-# the VM checker's selftest. nlfuzz: the netlink fuzzer (10,000 requests;
-# NLFUZZ_COUNT, NLFUZZ_SEED), the privilege model and configuration space
-# before and after, in a debug-kernel VM; nlfuzz-long sends 100,000.
+# host: no hardware write among the module's symbols and instructions, the
+# VM checker's selftest and the monitor-event validator's (nlfuzz
+# --mon-selftest). nlfuzz: the netlink fuzzer (10,000 requests;
+# NLFUZZ_COUNT, NLFUZZ_SEED) with subscribers to the monitor group, the
+# privilege model, configuration space before and after, hot-plug through
+# QMP and rmmod under the subscribers, in a debug-kernel VM; nlfuzz-long
+# sends 100,000.
 .PHONY: security-test nlfuzz nlfuzz-long valgrind
 # The module is built for Debian's kernel, as run-all.sh does (not uname -r).
 security-test: deps
@@ -107,15 +110,19 @@ security-test: deps
 	@tests/security/no-writes.sh --selftest
 	@tests/security/no-writes.sh
 	@python3 tests/security/check.py --selftest
+	@mkdir -p build
+	@$(CC) -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -Iinclude/uapi \
+		-o build/nlfuzz tests/security/nlfuzz.c
+	@build/nlfuzz --mon-selftest
 
 nlfuzz: deps
 	@$(MAKE) -s module cli KVER=$$(tests/kernel-version.sh) >/dev/null
-	@tests/vm/run-topology.sh tests/security/nlfuzz.sh
+	@tests/security/run-nlfuzz.sh
 
 nlfuzz-long: deps
 	@$(MAKE) -s module cli KVER=$$(tests/kernel-version.sh) >/dev/null
 	@NLFUZZ_COUNT=$${NLFUZZ_COUNT:-100000} NLFUZZ_TIMEOUT=$${NLFUZZ_TIMEOUT:-1800} \
-		tests/vm/run-topology.sh tests/security/nlfuzz.sh
+		tests/security/run-nlfuzz.sh
 
 # The unit tests again, without sanitizers, under valgrind (leaks included).
 valgrind: deps

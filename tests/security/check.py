@@ -21,7 +21,18 @@ What it holds the run to:
     saying that the family is not reachable from this network namespace;
   - configuration space of every function is byte for byte what it was
     before any operation, except bytes that changed between the baseline
-    snapshots taken with no operation at all.
+    snapshots taken with no operation at all;
+  - the monitor group (nlfuzz --listen): every event of every subscriber
+    valid (the listener's own judgement, failures=0), the listener ended
+    by itself at rmmod and left no membership; the two big sockets, which
+    never overflowed, saw the same events; the ACS events are the values
+    the guest's setpci wrote, on the port it wrote them to; each hot-plug
+    cycle (QMP, ACPI hot-plug) gave removed, then added;
+    the small sockets overflowed (ENOBUFS) and every gap followed one;
+    joining the group as root works, as nobody or root of a user namespace
+    gives EPERM where the kernel's genetlink.h has GENL_MCAST_CAP_SYS_ADMIN
+    (PA_GENL_HEADER names it; run-nlfuzz.sh sets it), and events carry
+    register values exactly where joining needs privilege.
 """
 import os
 import re
@@ -78,6 +89,7 @@ def kmod_text():
 
 
 EPERM = "Operation not permitted"
+EINVAL = "Invalid argument"
 ENOENT = "No such file or directory"
 EOPNOTSUPP = "Operation not supported"
 OPS = ["INFO_GET do", "INFO_GET dump", "DEV_GET do", "DEV_GET dump",
@@ -322,12 +334,156 @@ class Checker:
                 self.fail(f"config: {bdf}: {len(diff)} byte(s) changed, first at {i:#05x}: "
                           f"{base[i]:02x} -> {data[i]:02x}")
 
+    # ---- the monitor group --------------------------------------------
+    def joins(self):
+        """Who may join: root always; the others as the kernel decides."""
+        header = os.environ.get("PA_GENL_HEADER", "")
+        has_cap = None
+        if header:
+            try:
+                with open(header, encoding="utf-8", errors="replace") as f:
+                    has_cap = "GENL_MCAST_CAP_SYS_ADMIN" in f.read()
+            except OSError:
+                self.fail(f"PA_GENL_HEADER {header} unreadable")
+        want_root = {"join own": "ok", "member own": "1", "leave own": "ok",
+                     "join zero": EINVAL, "join beyond": EINVAL}
+        self.join_kv = {}
+        for who in ("root", "nobody", "userns"):
+            rel = f"priv/{who}-join.txt"
+            got = {}
+            for line in self.read(rel).splitlines():
+                m = re.match(r"(join own|member own|leave own|bind own|join zero|join beyond) (.*)", line)
+                if m and m.group(1) not in got:
+                    got[m.group(1)] = m.group(2)
+            self.join_kv[who] = got
+            text = self.read(rel)
+            if not re.search(r"^repeat \d+ inconsistent 0$", text, re.M):
+                self.fail(f"{rel}: repeated joins answered differently, or not repeated")
+            for k, v in want_root.items():
+                if who != "root" and k in ("join own", "member own", "leave own"):
+                    continue
+                if got.get(k) != v:
+                    self.fail(f"{rel}: {k} {got.get(k)!r}, want {v!r}")
+            if who == "root" and got.get("bind own", "ok") != "ok":
+                self.fail(f"{rel}: bind own {got.get('bind own')!r}, want 'ok'")
+        denied = [self.join_kv[w].get("join own") == EPERM for w in ("nobody", "userns")]
+        if denied[0] != denied[1]:
+            self.fail("join: nobody and root of a user namespace were not treated alike")
+        for w in ("nobody", "userns"):
+            kv = self.join_kv[w]
+            if kv.get("join own") not in ("ok", EPERM):
+                self.fail(f"priv/{w}-join.txt: join own {kv.get('join own')!r}")
+            if kv.get("join own") == EPERM and (kv.get("member own") != "0" or
+                                                kv.get("bind own", EPERM) != EPERM):
+                self.fail(f"priv/{w}-join.txt: refused, yet a member or bound ({kv})")
+        if has_cap is not None and denied[0] != has_cap:
+            self.fail(f"join: nobody {'refused' if denied[0] else 'admitted'}, but the kernel "
+                      f"{'has' if has_cap else 'lacks'} GENL_MCAST_CAP_SYS_ADMIN")
+        self.mcast_privileged = denied[0]
+        self.mcast_oracle = "genetlink.h" if has_cap is not None else "consistency only"
+
+    def events(self):
+        f = self.facts_kv
+        m = self.kv("monitor/summary.txt")
+        self.mon = m
+        for key, want in (("listen_ready", "1"), ("listen_self_exit", "1"), ("listen_rc", "0")):
+            if f.get(key) != want:
+                self.fail(f"facts: {key}={f.get(key)}, want {want}")
+        if m.get("failures") != "0":
+            self.fail(f"monitor: {m.get('failures')} malformed or misordered events or "
+                      f"memberships; see monitor/failures.txt")
+        if m.get("family_removed") != "1":
+            self.fail("monitor: the listener did not see the family's removal")
+        fails = self.read("monitor/failures.txt", "")
+        if fails.strip():
+            self.fail(f"monitor/failures.txt: {fails.strip().splitlines()[0]}")
+        regs, noregs = int(m.get("regs_events", 0)), int(m.get("noregs_events", 0))
+        if getattr(self, "mcast_privileged", True) and noregs:
+            self.fail(f"monitor: {noregs} link/ACS events without register values "
+                      "where the group is privileged")
+        if not getattr(self, "mcast_privileged", True) and regs:
+            self.fail(f"monitor: {regs} events with register values where anyone may join")
+        socks = {}
+        for line in self.read("monitor/summary.txt").splitlines():
+            p = line.split("\t")
+            if p[0] == "socket" and len(p) > 2:
+                socks[p[1]] = {k: int(v) for k, v in (x.split("=", 1) for x in p[2:])}
+        self.socks = socks
+        small = [n for n in socks if n.startswith("small")]
+        big = [n for n in socks if n.startswith("big")]
+        if len(big) < 2 or not small:
+            self.fail(f"monitor: sockets {sorted(socks)}, want 2 big and some small")
+            return
+        if not sum(socks[n]["enobufs"] for n in small):
+            self.fail("monitor: no small socket overflowed (ENOBUFS never tested)")
+        for n, v in socks.items():
+            if v["gaps"] > v["enobufs"]:
+                self.fail(f"monitor: {n}: {v['gaps']} gaps after {v['enobufs']} ENOBUFS")
+        rows = [ln.split("\t") for ln in self.read("monitor/events.tsv").splitlines()]
+        by = {}
+        for r in rows:
+            if len(r) != 8:
+                self.fail(f"monitor/events.tsv: malformed line {r}")
+                continue
+            by.setdefault(r[0], []).append(r)
+        full = [n for n in big if socks[n]["enobufs"] == 0]
+        if len(full) < 2:
+            self.fail(f"monitor: fewer than 2 big sockets without ENOBUFS ({full})")
+            return
+        seqs = [[r[1] for r in by.get(n, [])] for n in full]
+        if any(s != seqs[0] for s in seqs):
+            self.fail("monitor: the big sockets saw different events")
+        ev = by.get(full[0], [])
+        port, orig, tog = f.get("acs_port"), f.get("acs_orig", ""), f.get("acs_toggled", "")
+        acs = [r for r in ev if r[3] == "acs"]
+        writes = int(f.get("acs_writes", "0") or 0)
+        if orig and tog:
+            want = {int(orig, 16), int(tog, 16)}
+            for r in acs:
+                if r[5] != port or {int(r[6], 16), int(r[7], 16)} != want:
+                    self.fail(f"monitor: ACS event {r[1]} on {r[5]} {r[6]} -> {r[7]}; "
+                              f"the guest wrote {orig}/{tog} on {port}")
+                    break
+            if writes and not acs:
+                self.fail(f"monitor: {writes} ACS writes, no ACS event")
+            if len(acs) > writes + 1:
+                self.fail(f"monitor: {len(acs)} ACS events for {writes} writes")
+        self.acs_events = len(acs)
+        # Hot-plug, each cycle in order: removed, added. q35's ACPI
+        # hot-plug leaves the link alone: link events are not required.
+        ep, cycles = f.get("hp_ep", ""), int(f.get("hp_cycles", "0") or 0)
+        asked = int(f.get("hp_cycles_asked", "0") or 0)
+        if cycles < asked or not ep and asked:
+            self.fail(f"hot-plug: {cycles} of {asked} cycles done (function '{ep}')")
+        hport = f.get("hp_port", "")
+        seq = []
+        for r in ev:
+            old, new = int(r[6], 16), int(r[7], 16)
+            if r[5] == ep and r[3] in ("removed", "added"):
+                seq.append(r[3])
+            elif r[5] == hport and r[3] == "link":
+                if (old & 0x2000 and not new & 0x2000) or (old & 0x3f0 and not new & 0x3f0):
+                    seq.append("down")
+                elif (new & 0x2000 and not old & 0x2000) or (new & 0x3f0 and not old & 0x3f0):
+                    seq.append("up")
+        seq = [x for x in seq if x in ("removed", "added")]
+        want_seq = ["removed", "added"] * cycles
+        it = iter(seq)
+        if not all(any(x == w for x in it) for w in want_seq):
+            self.fail(f"hot-plug: events {seq}, want {want_seq} in that order")
+        if seq.count("removed") != cycles or seq.count("added") != cycles:
+            self.fail(f"hot-plug: {seq.count('removed')} removed and {seq.count('added')} "
+                      f"added events for {cycles} cycles")
+        self.hp_cycles = cycles
+
     def run(self):
         self.facts()
         self.splats()
         count = int(self.facts_kv.get("count", "0"))
         s = self.fuzz("nlfuzz", count)
         self.privileges()
+        self.joins()
+        self.events()
         self.cli_ops()
         self.config()
         return s
@@ -349,6 +505,14 @@ def report(res):
           f"abandoned dumps {s.get('abandoned')}; 0 splats, 0 leaks; "
           f"privileges as documented; configuration space unchanged "
           f"({c.volatile} volatile bytes)")
+    m = c.mon
+    print(f"security: monitor: {m.get('seconds')} s subscribed, "
+          + ", ".join(f"{n} {v['events']} events/{v['enobufs']} ENOBUFS/{v['lost']} lost"
+                      for n, v in c.socks.items())
+          + f"; {c.acs_events} ACS events, {c.hp_cycles} hot-plug cycles in order; "
+          f"joins: nobody {'refused' if c.mcast_privileged else 'admitted'} ({c.mcast_oracle}); "
+          + ", ".join(f"{k[6:]} {v}" for k, v in m.items() if k.startswith("churn_"))
+          + "; rmmod under the subscribers clean")
     return 0
 
 
@@ -406,6 +570,35 @@ def clean_run(root):
           "netlink family is not reachable from this network namespace\n")
     write(res, "priv/netns-ops.txt", f"lookup {ENOENT}\nfamily_id 30\n" + ops(ENOENT))
     write(res, "ops/rc.txt", "1 0 info\n2 1 check --profile gpudirect\n")
+    plant_facts = ("listen_ready=1\nlisten_self_exit=1\nlisten_rc=0\nacs_port=0000:00:02.0\n"
+                   "acs_orig=001d\nacs_toggled=001c\nacs_writes=4\nhp_ep=0000:06:00.0\n"
+                   "hp_port=0000:00:02.2\nhp_cycles=1\nhp_cycles_asked=1\n")
+    with open(os.path.join(res, "facts.txt"), "a", encoding="utf-8") as f:
+        f.write(plant_facts)
+    joined = "lookup ok\ngroup 3\njoin own ok\nmember own 1\nleave own ok\nbind own ok\nmember own 1\n"
+    refused = (f"lookup ok\ngroup 3\njoin own {EPERM}\nmember own 0\nleave own ok\n"
+               f"bind own {EPERM}\nmember own 0\n")
+    tail = f"join zero {EINVAL}\njoin beyond {EINVAL}\nrepeat 500 inconsistent 0\n"
+    write(res, "priv/root-join.txt", joined + tail)
+    write(res, "priv/nobody-join.txt", refused + tail)
+    write(res, "priv/userns-join.txt", refused + tail)
+    sock = "socket\t{}\trcvbuf={}\tevents={}\tenobufs={}\tgaps={}\tlost={}\tforeign=0\tadded=1\tremoved=1\tlink=2\tacs={}\n"
+    write(res, "monitor/summary.txt",
+          "family_id=30\ngroup=3\nseconds=60.0\nfamily_removed=1\nregs_events=5\n"
+          "noregs_events=0\nfailures=0\n"
+          + sock.format("small0", 2304, 3, 2, 1, 4, 1) + sock.format("big1", 2097152, 7, 0, 0, 0, 3)
+          + sock.format("big2", 2097152, 7, 0, 0, 0, 3) + sock.format("churn", 2097152, 2, 0, 0, 0, 0)
+          + "churn_join=10\nchurn_leave=9\n")
+    ev = ["1\t100\tacs\t2\t0000:00:02.0\t0x1d\t0x1c",
+          "2\t200\tacs\t2\t0000:00:02.0\t0x1c\t0x1d",
+          "3\t300\tremoved\t1\t0000:06:00.0\t0\t0",
+          "4\t400\tlink\t2\t0000:00:02.2\t0x2011\t0x11",
+          "5\t500\tlink\t2\t0000:00:02.2\t0x11\t0x2011",
+          "6\t600\tadded\t1\t0000:06:00.0\t0\t0",
+          "7\t700\tacs\t2\t0000:00:02.0\t0x1d\t0x1c"]
+    write(res, "monitor/events.tsv", "".join(f"{n}\t{e}\n" for n in ("big1", "big2") for e in ev)
+          + "small0\t1\t100\tacs\t2\t0000:00:02.0\t0x1d\t0x1c\n")
+    write(res, "monitor/failures.txt", "")
     cfg = "00" * 4096
     for name in ("base0", "base1", "base2", "after"):
         # Byte 6 (status) differs among the baselines: volatile.
@@ -459,11 +652,32 @@ FAULTS = [
      "kernel module not loaded: generic netlink family \"pcieaudit\" not found"),
     ("family found in another network namespace", "priv/netns-ops.txt", f"lookup {ENOENT}", "lookup ok"),
     ("rmmod failed", "facts.txt", "rmmod_rc=0", "rmmod_rc=1"),
+    ("malformed event", "monitor/summary.txt", "failures=0", "failures=1"),
+    ("a failure logged by the listener", "monitor/failures.txt", None,
+     "FAIL monitor socket big1: event does not decode: mon-event: attribute 8 has 4 bytes\n"),
+    ("listener hung at rmmod", "facts.txt", "listen_self_exit=1", "listen_self_exit=0"),
+    ("family removal unseen", "monitor/summary.txt", "family_removed=1", "family_removed=0"),
+    ("no ENOBUFS on the small sockets", "monitor/summary.txt", "enobufs=2", "enobufs=0"),
+    ("a gap without ENOBUFS", "monitor/summary.txt", "gaps=1", "gaps=3"),
+    ("the big sockets disagree", "monitor/events.tsv", "big2\t7\t700", "big2\t8\t700"),
+    ("an ACS value nobody wrote", "monitor/events.tsv", "big1\t7\t700\tacs\t2\t0000:00:02.0\t0x1d\t0x1c",
+     "big1\t7\t700\tacs\t2\t0000:00:02.0\t0x1d\t0x18"),
+    ("hot-plug events out of order", "monitor/events.tsv", "big1\t3\t300\tremoved",
+     "big1\t3\t300\tadded"),
+    ("a hot-plug cycle not done", "facts.txt", "hp_cycles=1", "hp_cycles=0"),
+    ("nobody joined the group", "priv/nobody-join.txt", f"join own {EPERM}", "join own ok"),
+    ("root could not join", "priv/root-join.txt", "join own ok", f"join own {EPERM}"),
+    ("repeated joins inconsistent", "priv/userns-join.txt", "inconsistent 0", "inconsistent 3"),
+    ("a group beyond the ids joined", "priv/root-join.txt", f"join beyond {EINVAL}", "join beyond ok"),
+    ("events without registers where privileged", "monitor/summary.txt", "noregs_events=0",
+     "noregs_events=2"),
 ]
 
 
 def selftest():
     bad = 0
+    # Hermetic: the kernel header is the real run's oracle, not the selftest's.
+    os.environ.pop("PA_GENL_HEADER", None)
     with tempfile.TemporaryDirectory() as tmp:
         c = Checker(clean_run(os.path.join(tmp, "clean")))
         c.run()

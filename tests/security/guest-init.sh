@@ -6,7 +6,9 @@
 # check.py on the host decides. Failures here are recorded, never fatal,
 # so the host always gets a payload.
 #
-# Kernel command line: pa_nlfuzz_count=N pa_nlfuzz_seed=S (0: pick one).
+# Kernel command line: pa_nlfuzz_count=N pa_nlfuzz_seed=S (0: pick one),
+# pa_hp_cycles=N (hot-plug cycles of the function below pa_hp_port, each
+# asked of the host's QMP driver on the console, as tests/monitor does).
 
 # shellcheck disable=SC1091 # tests/vm/guest-lib.sh, installed by build-initramfs.sh
 . /lib/pcieaudit/guest-lib.sh
@@ -17,11 +19,15 @@ KO=/lib/pcieaudit/pcieaudit.ko
 T="timeout 60"
 COUNT=10000
 SEED=0
+HP_CYCLES=0
+HP_PORT=
 read -r CMDLINE </proc/cmdline
 for arg in $CMDLINE; do
 	case $arg in
 	pa_nlfuzz_count=*) COUNT=${arg#pa_nlfuzz_count=} ;;
 	pa_nlfuzz_seed=*) SEED=${arg#pa_nlfuzz_seed=} ;;
+	pa_hp_cycles=*) HP_CYCLES=${arg#pa_hp_cycles=} ;;
+	pa_hp_port=*) HP_PORT=${arg#pa_hp_port=} ;;
 	esac
 done
 [ "$SEED" = 0 ] && SEED=$(od -An -N6 -tu8 /dev/urandom | tr -d ' ')
@@ -31,6 +37,19 @@ mkdir -p "$R"
 log() { echo "[guest] $*"; }
 fact() { echo "$1=$2" >>"$R/facts.txt"; }
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
+now() { date -u +%Y-%m-%dT%H:%M:%S; }
+# wait_path PATH SECONDS [gone]: until PATH exists (or is gone).
+wait_path() {
+	i=0
+	while [ $i -lt $(($2 * 10)) ]; do
+		if [ "${3:-}" = gone ]; then [ -e "$1" ] || return 0
+		else [ -e "$1" ] && return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
 
 fact kernel "$(uname -r)"
 fact seed "$SEED"
@@ -70,8 +89,19 @@ else
 		echo scan >/sys/kernel/debug/kmemleak
 		echo clear >/sys/kernel/debug/kmemleak
 	fi
-	insmod $KO >"$R/insmod.out" 2>&1
+	# 100 ms sampling: the ACS changes below are 300 ms apart.
+	insmod $KO monitor_interval_ms=100 >"$R/insmod.out" 2>&1
 	fact insmod_rc $?
+
+	# ---- subscribers to the monitor group, for the whole run ---------
+	# 4 sockets, 2 of them with the smallest receive buffer (ENOBUFS),
+	# and one joining and leaving; they stay through rmmod.
+	M=$R/monitor
+	mkdir -p "$M"
+	nlfuzz --listen --out "$M" --sockets 4 --small 2 --seed "$SEED" >"$R/listen.out" 2>&1 &
+	LISTENER=$!
+	wait_path "$M/ready" 20
+	fact listen_ready $((1 - $?))
 
 	# ---- privileges --------------------------------------------------
 	P=$R/priv
@@ -79,6 +109,10 @@ else
 	$T $CLI report >"$P/root.out" 2>&1
 	echo $? >"$P/root.rc"
 	nlfuzz --privcheck >"$P/root-ops.txt" 2>&1
+	# Joining the monitor group: root, nobody, root of a user namespace.
+	nlfuzz --joincheck >"$P/root-join.txt" 2>&1
+	su -s /bin/sh -c "nlfuzz --joincheck" nobody >"$P/nobody-join.txt" 2>&1
+	unshare -Ur nlfuzz --joincheck >"$P/userns-join.txt" 2>&1
 	FID=$(sed -n 's/^family_id //p' "$P/root-ops.txt")
 	# An unprivileged user: nobody, without any capability.
 	$T su -s /bin/sh -c "$CLI report" nobody >"$P/nobody.out" 2>&1
@@ -131,20 +165,94 @@ else
 
 	# ---- the fuzzer --------------------------------------------------
 	mkdir -p "$R/nlfuzz"
+	# While it fuzzes, ACS Source Validation of a root port is toggled
+	# every 300 ms (the test's own write, restored after): ACS events for
+	# the subscribers, the sampler running beside the requests.
+	ACS_PORT=0000:00:02.0
+	ACS0=$(setpci -s $ACS_PORT ECAP_ACS+6.w 2>/dev/null)
+	fact acs_port "$ACS_PORT"
+	fact acs_orig "$ACS0"
+	TOGGLER=
+	if [ -n "$ACS0" ]; then
+		ACS1=$(printf '%04x' $((0x$ACS0 ^ 1)))
+		fact acs_toggled "$ACS1"
+		(
+			n=0
+			while [ ! -e /tmp/acs-stop ]; do
+				setpci -s $ACS_PORT ECAP_ACS+6.w="$ACS1"
+				sleep 0.3
+				setpci -s $ACS_PORT ECAP_ACS+6.w="$ACS0"
+				sleep 0.3
+				n=$((n + 2))
+				echo $n >/tmp/acs-writes
+			done
+		) &
+		TOGGLER=$!
+	fi
 	fact fuzz_start "$(uptime_s)"
 	log "nlfuzz: $COUNT messages, seed $SEED"
 	nlfuzz --seed "$SEED" --count "$COUNT" --out "$R/nlfuzz" >"$R/nlfuzz.out" 2>&1
 	fact nlfuzz_rc $?
 	fact fuzz_end "$(uptime_s)"
 	tail -n 3 "$R/nlfuzz.out"
+	if [ -n "$TOGGLER" ]; then
+		touch /tmp/acs-stop
+		wait $TOGGLER
+		setpci -s $ACS_PORT ECAP_ACS+6.w="$ACS0"
+		fact acs_writes "$(cat /tmp/acs-writes 2>/dev/null || echo 0)"
+	fi
 
 	config_snap "$R/config/after"
 
+	# ---- hot-plug under the subscribers (after the snapshot: replugging
+	# assigns resources anew) --------------------------------------------
+	EP=
+	if [ -n "$HP_PORT" ]; then
+		# The function below the port, not its port services (pcie001).
+		for d in /sys/bus/pci/devices/"$HP_PORT"/0000:??:??.?; do
+			[ -e "$d/config" ] && EP=${d##*/} && break
+		done
+	fi
+	fact hp_ep "$EP"
+	fact hp_port "$HP_PORT"
+	fact hp_cycles_asked "$HP_CYCLES"
+	fact hp_start "$(uptime_s)"
+	c=0
+	done_cycles=0
+	while [ $c -lt "$HP_CYCLES" ] && [ -n "$EP" ]; do
+		c=$((c + 1))
+		echo "PA-MON-REQUEST unplug $c@$(now) "
+		wait_path "/sys/bus/pci/devices/$EP" 60 gone || break
+		sleep 1
+		echo "PA-MON-REQUEST plug $c@$(now) "
+		wait_path "/sys/bus/pci/devices/$EP" 60 || break
+		sleep 2
+		done_cycles=$c
+	done
+	fact hp_cycles "$done_cycles"
+	fact hp_end "$(uptime_s)"
+
+	# rmmod with the subscribers attached: they see nlctrl's notice of
+	# the family's removal and end by themselves.
 	# After rmmod, so that what only the module's own data still pointed
 	# to counts too. kmemleak reports an object unreferenced for 5 s or
 	# more and unchanged since the previous scan: two scans.
 	rmmod pcieaudit >"$R/rmmod.out" 2>&1
 	fact rmmod_rc $?
+	i=0
+	while kill -0 $LISTENER 2>/dev/null && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 $LISTENER 2>/dev/null; then
+		fact listen_self_exit 0
+		kill -TERM $LISTENER
+	else
+		fact listen_self_exit 1
+	fi
+	wait $LISTENER
+	fact listen_rc $?
+	tail -n 6 "$R/listen.out"
 	if [ -w /sys/kernel/debug/kmemleak ]; then
 		echo scan >/sys/kernel/debug/kmemleak
 		sleep 5

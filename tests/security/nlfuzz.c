@@ -5,6 +5,8 @@
  *
  *   nlfuzz [--seed S] [--count N] [--out DIR] [--unpriv] [--only I]
  *   nlfuzz --privcheck [--family-id ID]
+ *   nlfuzz --joincheck | --mon-selftest
+ *   nlfuzz --listen --out DIR [--sockets N] [--small K] [--seed S]
  *
  * Message I is generated from (seed, I) alone, so `--seed S --only I`
  * replays one message and prints what came back. Each request is followed
@@ -25,10 +27,17 @@
  * Output in DIR: summary.txt (key=value), replies.tsv (one line per
  * request: index, generator, prediction, outcome, errno, extack, message),
  * failures.txt (the first failures with the request in hex).
+ *
+ * --listen subscribes N sockets (K of them with the smallest receive
+ * buffer) to the "monitor" multicast group, plus one that keeps joining
+ * and leaving it, until SIGTERM or the family's removal, and validates
+ * every event (see listen_main()): DIR/summary.txt, events.tsv,
+ * failures.txt. --joincheck prints what this process gets when it joins.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -134,6 +143,20 @@ static int find_dev(uint32_t domain, uint8_t bus, uint8_t devfn)
 		    devs[i].devfn == devfn)
 			return (int)i;
 	return -1;
+}
+
+static bool listening;	/* --listen: functions come and go */
+
+/* A function hot-added since read_devs(), for the listener. */
+static bool in_sysfs_now(uint32_t domain, uint8_t bus, uint8_t devfn)
+{
+	char path[64];
+
+	if (!listening)
+		return false;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%04x:%02x:%02x.%x",
+		 domain, bus, devfn >> 3, devfn & 7);
+	return access(path, F_OK) == 0;
 }
 
 /* ---- request trees ------------------------------------------------------ */
@@ -1080,7 +1103,7 @@ static const char *decode(const struct schema *s, const uint8_t *b, size_t len,
 
 		get_addr_tb(tb, &dom, &bus, &devfn);
 		/* Every function named must be one sysfs lists. */
-		if (find_dev(dom, bus, devfn) < 0) {
+		if (find_dev(dom, bus, devfn) < 0 && !in_sysfs_now(dom, bus, devfn)) {
 			snprintf(why, sizeof(why), "address %04x:%02x:%02x.%x not in sysfs",
 				 dom, bus, devfn >> 3, devfn & 7);
 			return why;
@@ -1708,7 +1731,12 @@ static int run_one(int fd, unsigned long idx, uint64_t seed)
 
 /* ---- family lookup and the privilege probe ------------------------------ */
 
-static int resolve(int fd, uint16_t *id)
+/*
+ * The id of family NAME and, when GROUP is given, of its multicast group
+ * of that name (0 when the family has none of that name).
+ */
+static int resolve_family(int fd, const char *name, uint16_t *id,
+			  const char *group, uint32_t *grp_id)
 {
 	struct {
 		struct nlmsghdr h;
@@ -1717,12 +1745,16 @@ static int resolve(int fd, uint16_t *id)
 	} m;
 	struct nlattr *a = (void *)m.attrs;
 	struct nlmsghdr *h;
+	size_t nlen = strlen(name) + 1;
 	ssize_t got;
+	bool have_id = false;
 
+	if (grp_id)
+		*grp_id = 0;
 	memset(&m, 0, sizeof(m));
 	a->nla_type = CTRL_ATTR_FAMILY_NAME;
-	a->nla_len = NLA_HDRLEN + sizeof(PCIEAUDIT_FAMILY_NAME);
-	memcpy(m.attrs + NLA_HDRLEN, PCIEAUDIT_FAMILY_NAME, sizeof(PCIEAUDIT_FAMILY_NAME));
+	a->nla_len = (uint16_t)(NLA_HDRLEN + nlen);
+	memcpy(m.attrs + NLA_HDRLEN, name, nlen);
 	m.h.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN + NLA_ALIGN(a->nla_len));
 	m.h.nlmsg_type = GENL_ID_CTRL;
 	m.h.nlmsg_flags = NLM_F_REQUEST;
@@ -1745,11 +1777,44 @@ static int resolve(int fd, uint16_t *id)
 			break;
 		if (a->nla_type == CTRL_ATTR_FAMILY_ID) {
 			memcpy(id, (uint8_t *)a + NLA_HDRLEN, 2);
-			return 0;
+			have_id = true;
+		}
+		if ((a->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_MCAST_GROUPS && group && grp_id) {
+			/* A nest of nests, each a group's name and id. */
+			size_t end = off + a->nla_len;
+
+			for (size_t o = off + NLA_HDRLEN; o + NLA_HDRLEN <= end;) {
+				struct nlattr *g = (void *)((uint8_t *)h + o);
+				const char *gname = NULL;
+				uint32_t gid = 0;
+
+				if (g->nla_len < NLA_HDRLEN)
+					break;
+				for (size_t i = o + NLA_HDRLEN; i + NLA_HDRLEN <= o + g->nla_len;) {
+					struct nlattr *f = (void *)((uint8_t *)h + i);
+
+					if (f->nla_len < NLA_HDRLEN)
+						break;
+					if (f->nla_type == CTRL_ATTR_MCAST_GRP_NAME)
+						gname = (const char *)f + NLA_HDRLEN;
+					if (f->nla_type == CTRL_ATTR_MCAST_GRP_ID &&
+					    f->nla_len == NLA_HDRLEN + 4)
+						memcpy(&gid, (uint8_t *)f + NLA_HDRLEN, 4);
+					i += NLA_ALIGN(f->nla_len);
+				}
+				if (gname && !strcmp(gname, group))
+					*grp_id = gid;
+				o += NLA_ALIGN(g->nla_len);
+			}
 		}
 		off += NLA_ALIGN(a->nla_len);
 	}
-	return -EBADMSG;
+	return have_id ? 0 : -EBADMSG;
+}
+
+static int resolve(int fd, uint16_t *id)
+{
+	return resolve_family(fd, PCIEAUDIT_FAMILY_NAME, id, NULL, NULL);
 }
 
 /* Every op, do and dump, valid: the errno each gets ("op CMD MODE ERRNO"). */
@@ -1799,10 +1864,792 @@ static int privcheck(int fd)
 	return 0;
 }
 
+/* ---- the monitor multicast group ---------------------------------------- */
+
+/*
+ * nlfuzz --listen DIR: subscribers to the "monitor" group, kept for as long
+ * as the suite runs (fuzzing, ACS changes, hot-plug, rmmod). Every event
+ * each socket receives is decoded by the UAPI layout and the spec's
+ * mon-event: command MON_EVENT, the attributes of its kind and no other,
+ * sizes, enum values, addresses sysfs lists, sequence numbers rising with
+ * a gap only after ENOBUFS, time not going back. Some sockets have the
+ * smallest receive buffer the kernel allows and are read only every
+ * SMALL_DRAIN_MS, so that ENOBUFS happens. One more socket joins and
+ * leaves the group, and tries ids that are no group, all the time; every
+ * answer is held against net/netlink/af_netlink.c netlink_setsockopt()
+ * and netlink_bind() and genetlink.c genl_bind() of 6.1, and its
+ * membership against the kernel's own list (NETLINK_LIST_MEMBERSHIPS).
+ * The run ends on SIGTERM or when nlctrl announces the family's removal
+ * (rmmod under the subscribers).
+ */
+#define MON_SOCKS 8
+#define SMALL_DRAIN_MS 15000
+#define MON_RING 4096
+
+struct monsock {
+	int fd;
+	char name[16];
+	bool small, churn, joined;
+	int rcvbuf;
+	unsigned long events, enobufs, gaps, lost, foreign;
+	unsigned long kinds[PCIEAUDIT_MON_ACS + 1];
+	uint64_t last_seq, last_time;
+	/*
+	 * ENOBUFS reports not yet matched by a gap. The report comes before
+	 * the events queued ahead of the loss, so the gap follows it.
+	 */
+	unsigned long unmatched_enobufs;
+};
+
+static uint32_t mon_group;
+static FILE *fevents;
+static unsigned long mon_failures, regs_events, noregs_events;
+static uint64_t listen_start_ns;
+static struct {
+	uint64_t seq, hash;
+} mon_ring[MON_RING];
+
+static const struct field mon_f[] = {
+	[PCIEAUDIT_A_MON_SEQ] = { K_U64 },
+	[PCIEAUDIT_A_MON_TIME_NS] = { K_U64 },
+	[PCIEAUDIT_A_MON_EVENT] = { K_U32, PCIEAUDIT_MON_ACS },
+	[PCIEAUDIT_A_MON_SOURCE] = { K_U32, PCIEAUDIT_MON_SRC_SAMPLER },
+	[PCIEAUDIT_A_MON_ADDR] = { K_NEST, 0, false, &addr_s },
+	[PCIEAUDIT_A_MON_LNKCAP] = { K_U32 },
+	[PCIEAUDIT_A_MON_LNKSTA_OLD] = { K_U16 },
+	[PCIEAUDIT_A_MON_LNKSTA] = { K_U16 },
+	[PCIEAUDIT_A_MON_ACS_CTRL_OLD] = { K_U16 },
+	[PCIEAUDIT_A_MON_ACS_CTRL] = { K_U16 },
+	[PCIEAUDIT_A_MON_PAD] = { K_FLAG, 0, true },
+};
+static const struct schema mon_s = {
+	"mon-event", PCIEAUDIT_A_MON_MAX, mon_f,
+	REQ(PCIEAUDIT_A_MON_SEQ) | REQ(PCIEAUDIT_A_MON_TIME_NS) |
+	REQ(PCIEAUDIT_A_MON_EVENT) | REQ(PCIEAUDIT_A_MON_SOURCE) |
+	REQ(PCIEAUDIT_A_MON_ADDR), false,
+};
+
+#define LNKSTA_WATCHED	0x3bff	/* speed, width, DLLLA, LBMS, LABS */
+#define REGS_LINK	(REQ(PCIEAUDIT_A_MON_LNKCAP) | REQ(PCIEAUDIT_A_MON_LNKSTA_OLD) | \
+			 REQ(PCIEAUDIT_A_MON_LNKSTA))
+#define REGS_ACS	(REQ(PCIEAUDIT_A_MON_ACS_CTRL_OLD) | REQ(PCIEAUDIT_A_MON_ACS_CTRL))
+
+static const char *const mon_kind[] = {
+	[PCIEAUDIT_MON_ADDED] = "added", [PCIEAUDIT_MON_REMOVED] = "removed",
+	[PCIEAUDIT_MON_LINK] = "link", [PCIEAUDIT_MON_ACS] = "acs",
+};
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+static void mon_fail(const struct monsock *ms, const void *b, size_t len,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	mon_failures++;
+	if (mon_failures > MAX_FAIL_LOG)
+		return;
+	va_start(ap, fmt);
+	fprintf(ffail, "FAIL monitor socket %s: ", ms->name);
+	vfprintf(ffail, fmt, ap);
+	va_end(ap);
+	fputc('\n', ffail);
+	if (b) {
+		fprintf(ffail, "event (%zu bytes):\n", len);
+		hexdump(ffail, b, len);
+	}
+	fflush(ffail);
+}
+
+static uint64_t fnv1a(const uint8_t *b, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (len--)
+		h = (h ^ *b++) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The attributes present, for the per-kind rules; decode() checked them. */
+static uint32_t mon_attrs(const uint8_t *b, size_t len,
+			  const struct nlattr **tb)
+{
+	uint32_t seen = 0;
+
+	for (size_t off = 0; off + NLA_HDRLEN <= len;) {
+		const struct nlattr *a = (const void *)(b + off);
+		unsigned int type = a->nla_type & NLA_TYPE_MASK;
+
+		if (a->nla_len < NLA_HDRLEN)
+			break;
+		if (type <= PCIEAUDIT_A_MON_MAX) {
+			tb[type] = a;
+			seen |= REQ(type);
+		}
+		off += NLA_ALIGN(a->nla_len);
+	}
+	return seen;
+}
+
+#define ATTR_VAL(tb, t, var) memcpy(&(var), (const uint8_t *)(tb)[t] + NLA_HDRLEN, sizeof(var))
+
+/* One datagram received on a monitor socket. */
+static void mon_event(struct monsock *ms, const uint8_t *b, size_t got)
+{
+	const struct nlmsghdr *h = (const void *)b;
+	const struct genlmsghdr *g = NLMSG_DATA(h);
+	const struct nlattr *tb[PCIEAUDIT_A_MON_MAX + 1] = { 0 };
+	struct facts fx = { .dev = -1 };
+	uint32_t seen, ev, src, dom, regs, allowed;
+	uint64_t seq, t, now = realtime_ns();
+	uint16_t old = 0, new = 0;
+	const uint8_t *attrs;
+	size_t alen;
+	const char *why;
+	uint8_t bus, devfn;
+
+	if (got < NLMSG_HDRLEN || !NLMSG_OK(h, got) || h->nlmsg_len != got) {
+		mon_fail(ms, b, got, "a datagram of %zu bytes that is not one message", got);
+		return;
+	}
+	if (h->nlmsg_type != family_id) {
+		/* Random ids the churning socket joined belong to others. */
+		if (ms->churn) {
+			ms->foreign++;
+			return;
+		}
+		mon_fail(ms, b, got, "message of type %u on the monitor group", h->nlmsg_type);
+		return;
+	}
+	if (h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN) || h->nlmsg_flags ||
+	    h->nlmsg_seq || h->nlmsg_pid || g->cmd != PCIEAUDIT_CMD_MON_EVENT ||
+	    g->version != PCIEAUDIT_FAMILY_VERSION || g->reserved) {
+		mon_fail(ms, b, got, "event header: len %u flags %#x seq %u pid %u cmd %u version %u reserved %u",
+			 h->nlmsg_len, h->nlmsg_flags, h->nlmsg_seq, h->nlmsg_pid,
+			 g->cmd, g->version, g->reserved);
+		return;
+	}
+	attrs = (const uint8_t *)g + GENL_HDRLEN;
+	alen = h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+	why = decode(&mon_s, attrs, alen, 0, &fx);
+	if (why) {
+		mon_fail(ms, b, got, "event does not decode: %s", why);
+		return;
+	}
+	seen = mon_attrs(attrs, alen, tb);
+	ATTR_VAL(tb, PCIEAUDIT_A_MON_SEQ, seq);
+	ATTR_VAL(tb, PCIEAUDIT_A_MON_TIME_NS, t);
+	ATTR_VAL(tb, PCIEAUDIT_A_MON_EVENT, ev);
+	ATTR_VAL(tb, PCIEAUDIT_A_MON_SOURCE, src);
+	get_addr(tb[PCIEAUDIT_A_MON_ADDR], &dom, &bus, &devfn);
+
+	/* The kind decides the source and the register attributes. */
+	regs = ev == PCIEAUDIT_MON_LINK ? REGS_LINK : ev == PCIEAUDIT_MON_ACS ? REGS_ACS : 0;
+	allowed = mon_s.required | REQ(PCIEAUDIT_A_MON_PAD) | regs;
+	if (seen & ~allowed) {
+		mon_fail(ms, b, got, "%s event with attributes %#x of another kind",
+			 mon_kind[ev], seen & ~allowed);
+		return;
+	}
+	if (src != ((ev == PCIEAUDIT_MON_ADDED || ev == PCIEAUDIT_MON_REMOVED) ?
+		    PCIEAUDIT_MON_SRC_BUS_NOTIFIER : PCIEAUDIT_MON_SRC_SAMPLER)) {
+		mon_fail(ms, b, got, "%s event from source %u", mon_kind[ev], src);
+		return;
+	}
+	if (regs && (seen & regs) != regs && (seen & regs)) {
+		mon_fail(ms, b, got, "%s event with some of its registers (%#x)",
+			 mon_kind[ev], seen & regs);
+		return;
+	}
+	if (regs && (seen & regs) == regs) {
+		regs_events++;
+		if (ev == PCIEAUDIT_MON_LINK) {
+			ATTR_VAL(tb, PCIEAUDIT_A_MON_LNKSTA_OLD, old);
+			ATTR_VAL(tb, PCIEAUDIT_A_MON_LNKSTA, new);
+			if (!((old ^ new) & LNKSTA_WATCHED)) {
+				mon_fail(ms, b, got, "link event without a change: LnkSta %#x -> %#x",
+					 old, new);
+				return;
+			}
+		} else {
+			ATTR_VAL(tb, PCIEAUDIT_A_MON_ACS_CTRL_OLD, old);
+			ATTR_VAL(tb, PCIEAUDIT_A_MON_ACS_CTRL, new);
+			if (old == new) {
+				mon_fail(ms, b, got, "ACS event without a change: %#x", old);
+				return;
+			}
+		}
+	} else if (regs) {
+		noregs_events++;
+	}
+
+	/* Order: per socket; a gap only where ENOBUFS said events were lost. */
+	if (seq == 0) {
+		mon_fail(ms, b, got, "sequence number 0");
+		return;
+	}
+	if (ms->last_seq && seq <= ms->last_seq) {
+		mon_fail(ms, b, got, "sequence %llu after %llu", (unsigned long long)seq,
+			 (unsigned long long)ms->last_seq);
+		return;
+	}
+	if (ms->last_seq && seq != ms->last_seq + 1 && !ms->churn) {
+		if (!ms->unmatched_enobufs) {
+			mon_fail(ms, b, got, "sequence %llu after %llu without ENOBUFS",
+				 (unsigned long long)seq, (unsigned long long)ms->last_seq);
+			return;
+		}
+		ms->unmatched_enobufs--;
+		ms->gaps++;
+		ms->lost += seq - ms->last_seq - 1;
+	}
+	if (t < ms->last_time || t > now + 1000000000ULL ||
+	    t + 2000000000ULL < listen_start_ns) {
+		mon_fail(ms, b, got, "time %llu after %llu (now %llu, start %llu)",
+			 (unsigned long long)t, (unsigned long long)ms->last_time,
+			 (unsigned long long)now, (unsigned long long)listen_start_ns);
+		return;
+	}
+	/* Every socket gets the same bytes for the same event. */
+	if (mon_ring[seq % MON_RING].seq == seq &&
+	    mon_ring[seq % MON_RING].hash != fnv1a(b, got)) {
+		mon_fail(ms, b, got, "event %llu differs from another socket's copy",
+			 (unsigned long long)seq);
+		return;
+	}
+	mon_ring[seq % MON_RING].seq = seq;
+	mon_ring[seq % MON_RING].hash = fnv1a(b, got);
+	ms->last_seq = seq;
+	ms->last_time = t;
+	ms->events++;
+	ms->kinds[ev]++;
+	if (fevents)
+		fprintf(fevents, "%s\t%llu\t%llu\t%s\t%u\t%04x:%02x:%02x.%x\t%#x\t%#x\n",
+			ms->name, (unsigned long long)seq, (unsigned long long)t,
+			mon_kind[ev], src, dom, bus, devfn >> 3, devfn & 7, old, new);
+}
+
+/* Reads what is queued; ENOBUFS is counted and marks the next gap allowed. */
+static void mon_drain(struct monsock *ms)
+{
+	for (;;) {
+		ssize_t got = recv(ms->fd, rbuf, sizeof(rbuf), MSG_DONTWAIT | MSG_TRUNC);
+
+		if (got < 0) {
+			if (errno == ENOBUFS) {
+				ms->enobufs++;
+				ms->unmatched_enobufs++;
+				continue;
+			}
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				mon_fail(ms, NULL, 0, "recv: %s", strerror(errno));
+			return;
+		}
+		if ((size_t)got > sizeof(rbuf)) {
+			mon_fail(ms, NULL, 0, "event of %zd bytes truncated", got);
+			continue;
+		}
+		mon_event(ms, rbuf, (size_t)got);
+	}
+}
+
+static int join(int fd, int opt, uint32_t group)
+{
+	return setsockopt(fd, SOL_NETLINK, opt, &group, sizeof(group)) ? errno : 0;
+}
+
+/* The kernel's list of the socket's groups; -1 if it cannot say. */
+static int member(int fd, uint32_t group, uint32_t *ngroups)
+{
+	uint32_t words[64] = { 0 };
+	socklen_t len = sizeof(words);
+
+	if (getsockopt(fd, SOL_NETLINK, NETLINK_LIST_MEMBERSHIPS, words, &len))
+		return -1;
+	if (ngroups)
+		*ngroups = len * 8;
+	if (!group || group > len * 8 || group > sizeof(words) * 8)
+		return 0;
+	return !!(words[(group - 1) / 32] & (1u << ((group - 1) % 32)));
+}
+
+static uint32_t portid(int fd)
+{
+	struct sockaddr_nl sa;
+	socklen_t len = sizeof(sa);
+
+	return getsockname(fd, (struct sockaddr *)&sa, &len) ? 0 : sa.nl_pid;
+}
+
+/* ---- membership churn: each call one operation, judged ------------------ */
+
+static const char *const churn_name[] = {
+	"join", "leave", "join-0", "join-beyond", "join-short", "bind",
+	"join-other", "reopen",
+};
+static unsigned long churn_ops[ARRAY_SIZE(churn_name)];
+
+static void churn(struct monsock *ms)
+{
+	uint32_t ngroups = 0, g, mask;
+	unsigned int op = rn(ARRAY_SIZE(churn_name));
+	int got = 0, want = 0, m;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	uint16_t shortval = (uint16_t)mon_group;
+
+	if (member(ms->fd, 0, &ngroups) < 0)
+		ngroups = 0;
+	switch (op) {
+	case 0:
+		got = join(ms->fd, NETLINK_ADD_MEMBERSHIP, mon_group);
+		ms->joined |= !got;
+		break;
+	case 1:
+		got = join(ms->fd, NETLINK_DROP_MEMBERSHIP, mon_group);
+		ms->joined &= !!got;
+		break;
+	case 2:
+		got = join(ms->fd, chance(50) ? NETLINK_ADD_MEMBERSHIP :
+			   NETLINK_DROP_MEMBERSHIP, 0);
+		want = EINVAL;
+		break;
+	case 3:
+		/* No such group: beyond every id genetlink has given out. */
+		g = chance(50) ? ngroups + 1 + rn(1000) : 0xffffffffu - rn(4);
+		got = join(ms->fd, NETLINK_ADD_MEMBERSHIP, g);
+		want = ngroups ? EINVAL : got;
+		break;
+	case 4:
+		/* An optlen under an int leaves the value 0. */
+		got = setsockopt(ms->fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+				 &shortval, sizeof(shortval)) ? errno : 0;
+		want = EINVAL;
+		break;
+	case 5:
+		/* bind() sets the first 32 groups to the mask. */
+		mask = chance(50) ? 0 : (uint32_t)rnd() & 0x0000ffff;
+		if (mon_group <= 32 && chance(70))
+			mask |= 1u << (mon_group - 1);
+		sa.nl_pid = portid(ms->fd);
+		sa.nl_groups = mask;
+		got = bind(ms->fd, (struct sockaddr *)&sa, sizeof(sa)) ? errno : 0;
+		if (mon_group <= 32 && !got)
+			ms->joined = mask & (1u << (mon_group - 1));
+		break;
+	case 6:
+		/*
+		 * Another id in range, most of them no family's group:
+		 * genl_bind() finds none and lets root in; then out again.
+		 */
+		g = 1 + rn(ngroups ? ngroups : 1);
+		if (g == mon_group)
+			g = 1;
+		got = join(ms->fd, NETLINK_ADD_MEMBERSHIP, g);
+		if (!got)
+			got = join(ms->fd, NETLINK_DROP_MEMBERSHIP, g);
+		break;
+	default:
+		/* Closed while joined, events perhaps queued. */
+		close(ms->fd);
+		ms->fd = open_sock();
+		ms->joined = false;
+		ms->last_seq = ms->last_time = 0;
+		if (ms->fd < 0) {
+			mon_fail(ms, NULL, 0, "cannot reopen");
+			return;
+		}
+		break;
+	}
+	churn_ops[op]++;
+	if (got != want) {
+		mon_fail(ms, NULL, 0, "%s: %s, want %s", churn_name[op],
+			 got ? strerror(got) : "success", want ? strerror(want) : "success");
+		ms->joined = member(ms->fd, mon_group, NULL) == 1;
+	}
+	m = member(ms->fd, mon_group, NULL);
+	if (m != ms->joined) {
+		mon_fail(ms, NULL, 0, "after %s the kernel lists membership %d, want %d",
+			 churn_name[op], m, ms->joined);
+		ms->joined = m == 1;
+	}
+}
+
+/* nlctrl's notification that the family is gone. */
+static bool family_removed(int fd)
+{
+	bool gone = false;
+
+	for (;;) {
+		ssize_t got = recv(fd, rbuf, sizeof(rbuf), MSG_DONTWAIT);
+		int rem = (int)got;
+
+		if (got < 0)
+			return gone;
+		for (struct nlmsghdr *h = (void *)rbuf; NLMSG_OK(h, rem); h = NLMSG_NEXT(h, rem)) {
+			const struct genlmsghdr *g = NLMSG_DATA(h);
+
+			if (h->nlmsg_type != GENL_ID_CTRL || g->cmd != CTRL_CMD_DELFAMILY)
+				continue;
+			for (size_t off = NLMSG_LENGTH(GENL_HDRLEN); off + NLA_HDRLEN <= h->nlmsg_len;) {
+				const struct nlattr *a = (const void *)((uint8_t *)h + off);
+
+				if (a->nla_len < NLA_HDRLEN)
+					break;
+				if (a->nla_type == CTRL_ATTR_FAMILY_ID &&
+				    !memcmp((const uint8_t *)a + NLA_HDRLEN, &family_id, 2))
+					gone = true;
+				off += NLA_ALIGN(a->nla_len);
+			}
+		}
+	}
+}
+
+static volatile sig_atomic_t stop_listening;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop_listening = 1;
+}
+
+static uint64_t mono_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+static int listen_main(const char *out, unsigned int nsock, unsigned int nsmall,
+		       uint64_t seed)
+{
+	struct monsock socks[MON_SOCKS + 1];
+	struct monsock *ch;
+	struct pollfd pfd[MON_SOCKS + 2];
+	uint16_t ctrl_id;
+	uint32_t notify = 0;
+	int ctl, tiny = 1;
+	bool removed = false;
+	uint64_t t0 = mono_ms(), last_small = t0, last_churn = t0;
+	char path[512];
+	FILE *fs;
+
+	listening = true;
+	listen_start_ns = realtime_ns();
+	rstate = seed;
+	signal(SIGTERM, on_term);
+	signal(SIGINT, on_term);
+	snprintf(path, sizeof(path), "%s/failures.txt", out);
+	ffail = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/events.tsv", out);
+	fevents = fopen(path, "w");
+	if (!ffail || !fevents) {
+		perror("nlfuzz: output");
+		return 1;
+	}
+	ctl = open_sock();
+	if (ctl < 0 || resolve_family(ctl, PCIEAUDIT_FAMILY_NAME, &family_id,
+				      PCIEAUDIT_MCGRP_MONITOR, &mon_group) ||
+	    !mon_group) {
+		fprintf(stderr, "nlfuzz: no family or no %s group\n", PCIEAUDIT_MCGRP_MONITOR);
+		return 1;
+	}
+	if (resolve_family(ctl, "nlctrl", &ctrl_id, "notify", &notify) || !notify ||
+	    join(ctl, NETLINK_ADD_MEMBERSHIP, notify)) {
+		fprintf(stderr, "nlfuzz: cannot join nlctrl's notify group\n");
+		return 1;
+	}
+	if (nsock > MON_SOCKS)
+		nsock = MON_SOCKS;
+	memset(socks, 0, sizeof(socks));
+	for (unsigned int i = 0; i <= nsock; i++) {
+		struct monsock *ms = &socks[i];
+		socklen_t sl = sizeof(ms->rcvbuf);
+
+		ms->fd = open_sock();
+		ms->churn = i == nsock;
+		ms->small = i < nsmall;
+		snprintf(ms->name, sizeof(ms->name), ms->churn ? "churn" : "%s%u",
+			 ms->small ? "small" : "big", i);
+		if (ms->fd < 0) {
+			perror("nlfuzz: socket");
+			return 1;
+		}
+		/* The kernel raises it to SOCK_MIN_RCVBUF: about one event. */
+		if (ms->small)
+			setsockopt(ms->fd, SOL_SOCKET, SO_RCVBUFFORCE, &tiny, sizeof(tiny));
+		getsockopt(ms->fd, SOL_SOCKET, SO_RCVBUF, &ms->rcvbuf, &sl);
+		/* Receive our own ENOBUFS, never suppressed. */
+		setsockopt(ms->fd, SOL_NETLINK, NETLINK_NO_ENOBUFS, &(int){ 0 }, sizeof(int));
+		if (!ms->churn) {
+			int err = join(ms->fd, NETLINK_ADD_MEMBERSHIP, mon_group);
+
+			if (err || member(ms->fd, mon_group, NULL) != 1) {
+				fprintf(stderr, "nlfuzz: %s cannot join group %u: %s\n",
+					ms->name, mon_group, strerror(err));
+				return 1;
+			}
+			ms->joined = true;
+		}
+	}
+	ch = &socks[nsock];
+	snprintf(path, sizeof(path), "%s/ready", out);
+	fs = fopen(path, "w");
+	if (fs) {
+		fprintf(fs, "family_id=%u\ngroup=%u\n", family_id, mon_group);
+		fclose(fs);
+	}
+	while (!stop_listening && !removed) {
+		unsigned int n = 0;
+
+		pfd[n++] = (struct pollfd){ .fd = ctl, .events = POLLIN };
+		for (unsigned int i = nsmall; i <= nsock; i++)
+			pfd[n++] = (struct pollfd){ .fd = socks[i].fd, .events = POLLIN };
+		poll(pfd, n, 20);
+		for (unsigned int i = nsmall; i <= nsock; i++)
+			mon_drain(&socks[i]);
+		if (mono_ms() - last_small >= SMALL_DRAIN_MS) {
+			for (unsigned int i = 0; i < nsmall; i++)
+				mon_drain(&socks[i]);
+			last_small = mono_ms();
+		}
+		if (mono_ms() - last_churn >= 10) {
+			churn(ch);
+			last_churn = mono_ms();
+		}
+		removed = family_removed(ctl);
+	}
+	/* What was queued before the removal; then the kernel has let go. */
+	for (unsigned int i = 0; i <= nsock; i++) {
+		mon_drain(&socks[i]);
+		if (removed && member(socks[i].fd, mon_group, NULL) == 1)
+			mon_fail(&socks[i], NULL, 0, "still a member of group %u after the family's removal",
+				 mon_group);
+	}
+
+	snprintf(path, sizeof(path), "%s/summary.txt", out);
+	fs = fopen(path, "w");
+	if (!fs)
+		return 1;
+	fprintf(fs, "family_id=%u\ngroup=%u\nseconds=%.1f\nfamily_removed=%d\n",
+		family_id, mon_group, (double)(mono_ms() - t0) / 1000, removed);
+	fprintf(fs, "regs_events=%lu\nnoregs_events=%lu\nfailures=%lu\n",
+		regs_events, noregs_events, mon_failures);
+	for (unsigned int i = 0; i <= nsock; i++) {
+		const struct monsock *ms = &socks[i];
+
+		fprintf(fs, "socket\t%s\trcvbuf=%d\tevents=%lu\tenobufs=%lu\tgaps=%lu\tlost=%lu\tforeign=%lu\tadded=%lu\tremoved=%lu\tlink=%lu\tacs=%lu\n",
+			ms->name, ms->rcvbuf, ms->events, ms->enobufs, ms->gaps,
+			ms->lost, ms->foreign, ms->kinds[PCIEAUDIT_MON_ADDED],
+			ms->kinds[PCIEAUDIT_MON_REMOVED], ms->kinds[PCIEAUDIT_MON_LINK],
+			ms->kinds[PCIEAUDIT_MON_ACS]);
+		printf("nlfuzz listen: %s: %lu events, %lu ENOBUFS, %lu gaps (%lu lost)\n",
+		       ms->name, ms->events, ms->enobufs, ms->gaps, ms->lost);
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(churn_name); i++)
+		fprintf(fs, "churn_%s=%lu\n", churn_name[i], churn_ops[i]);
+	fclose(fs);
+	fclose(fevents);
+	fclose(ffail);
+	printf("nlfuzz listen: %s, %lu failures\n",
+	       removed ? "family removed" : "stopped", mon_failures);
+	return mon_failures ? 1 : 0;
+}
+
+/*
+ * nlfuzz --joincheck: this process's own attempts at the group, one line
+ * each ("join own ok", "join own Operation not permitted", ...), judged on
+ * the host against the access model (docs/reliability.md section 4).
+ */
+static int joincheck(int fd)
+{
+	uint32_t ngroups = 0;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int err;
+
+	err = resolve_family(fd, PCIEAUDIT_FAMILY_NAME, &family_id,
+			     PCIEAUDIT_MCGRP_MONITOR, &mon_group);
+	printf("lookup %s\ngroup %u\n", err ? strerror(-err) : "ok", mon_group);
+	if (err || !mon_group)
+		return 0;
+	err = join(fd, NETLINK_ADD_MEMBERSHIP, mon_group);
+	printf("join own %s\n", err ? strerror(err) : "ok");
+	printf("member own %d\n", member(fd, mon_group, &ngroups));
+	err = join(fd, NETLINK_DROP_MEMBERSHIP, mon_group);
+	printf("leave own %s\n", err ? strerror(err) : "ok");
+	if (mon_group <= 32) {
+		sa.nl_pid = portid(fd);
+		sa.nl_groups = 1u << (mon_group - 1);
+		err = bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ? errno : 0;
+		printf("bind own %s\n", err ? strerror(err) : "ok");
+		printf("member own %d\n", member(fd, mon_group, NULL));
+	}
+	err = join(fd, NETLINK_ADD_MEMBERSHIP, 0);
+	printf("join zero %s\n", err ? strerror(err) : "ok");
+	err = join(fd, NETLINK_ADD_MEMBERSHIP, ngroups + 1);
+	printf("join beyond %s\n", err ? strerror(err) : "ok");
+	return 0;
+}
+
+/* The same again and again: any answer unlike the first is counted. */
+static int joinrepeat(int fd, unsigned int n)
+{
+	int first[4], got[4];
+	unsigned int odd = 0;
+	uint32_t ngroups = 0;
+
+	if (resolve_family(fd, PCIEAUDIT_FAMILY_NAME, &family_id,
+			   PCIEAUDIT_MCGRP_MONITOR, &mon_group) || !mon_group)
+		return 0;
+	for (unsigned int i = 0; i < n; i++) {
+		got[0] = join(fd, NETLINK_ADD_MEMBERSHIP, mon_group);
+		got[1] = join(fd, NETLINK_DROP_MEMBERSHIP, mon_group);
+		member(fd, 0, &ngroups);
+		got[2] = join(fd, NETLINK_ADD_MEMBERSHIP, ngroups + 1 + i);
+		got[3] = member(fd, mon_group, NULL);
+		if (!i)
+			memcpy(first, got, sizeof(got));
+		odd += !!memcmp(first, got, sizeof(got));
+	}
+	printf("repeat %u inconsistent %u\n", n, odd);
+	return 0;
+}
+
+/*
+ * nlfuzz --mon-selftest: the event validator against events made here, one
+ * valid and the rest each wrong in one way the spec forbids; every wrong
+ * one must be caught, the valid ones not. Runs on the host (no module).
+ */
+/* Zero means the valid ACS event's value. */
+struct mon_case {
+	const char *name;
+	uint32_t event, source, cmd, flags;
+	uint64_t seq, time_delta;	/* time: now - time_delta ns */
+	int acs_old, acs_new;		/* -1: absent */
+	int acs_len;			/* bytes of ACS_CTRL */
+	bool no_addr, bad_addr, link_regs, unknown, enobufs_before;
+	bool bad;			/* must be caught */
+};
+
+static size_t mon_build(const struct mon_case *c, uint8_t *b)
+{
+	struct req r = { .type = family_id,
+			 .cmd = (uint8_t)(c->cmd ? c->cmd : PCIEAUDIT_CMD_MON_EVENT),
+			 .version = PCIEAUDIT_FAMILY_VERSION, .top = -1 };
+	struct wire *w = &wires[0];
+	uint64_t t = realtime_ns() - c->time_delta;
+	int acs_old = c->acs_old ? c->acs_old : 0x1d;
+	int acs_new = c->acs_new ? c->acs_new : 0x1c;
+	uint32_t v;
+
+	npool = 0;
+	add(&r.top, leaf(PCIEAUDIT_A_MON_SEQ, &c->seq, 8));
+	add(&r.top, leaf(PCIEAUDIT_A_MON_TIME_NS, &t, 8));
+	add(&r.top, leaf_u32(PCIEAUDIT_A_MON_EVENT, c->event ? c->event : PCIEAUDIT_MON_ACS));
+	add(&r.top, leaf_u32(PCIEAUDIT_A_MON_SOURCE,
+			     c->source ? c->source : PCIEAUDIT_MON_SRC_SAMPLER));
+	if (!c->no_addr)
+		add(&r.top, addr_nest(PCIEAUDIT_A_MON_ADDR, c->bad_addr ? 0x7777 : devs[0].domain,
+				      devs[0].bus, devs[0].devfn));
+	if (c->link_regs) {
+		add(&r.top, leaf_u32(PCIEAUDIT_A_MON_LNKCAP, 0x7c1012));
+		v = 0x2011;
+		add(&r.top, leaf(PCIEAUDIT_A_MON_LNKSTA_OLD, &v, 2));
+		v = 0x0011;
+		add(&r.top, leaf(PCIEAUDIT_A_MON_LNKSTA, &v, 2));
+	}
+	if (acs_old >= 0) {
+		v = (uint32_t)acs_old;
+		add(&r.top, leaf(PCIEAUDIT_A_MON_ACS_CTRL_OLD, &v, 2));
+	}
+	if (acs_new >= 0) {
+		v = (uint32_t)acs_new;
+		add(&r.top, leaf(PCIEAUDIT_A_MON_ACS_CTRL, &v, (uint16_t)(c->acs_len ? c->acs_len : 2)));
+	}
+	if (c->unknown)
+		add(&r.top, leaf_u32(PCIEAUDIT_A_MON_MAX + 1, 0));
+	serialise(&r, w, 0);
+	((struct nlmsghdr *)w->b)->nlmsg_flags = (uint16_t)c->flags;
+	memcpy(b, w->b, w->len);
+	return w->len;
+}
+
+static int mon_selftest(void)
+{
+	static const struct mon_case cases[] = {
+		{ "valid", .seq = 1 },
+		{ "valid, next", .seq = 2 },
+		{ "ACS control of 4 bytes", .seq = 3, .acs_len = 4, .bad = true },
+		{ "unknown attribute", .seq = 3, .unknown = true, .bad = true },
+		{ "event kind 5", .seq = 3, .event = 5, .bad = true },
+		{ "link event with ACS registers", .seq = 3, .event = PCIEAUDIT_MON_LINK, .bad = true },
+		{ "ACS event with link registers", .seq = 3, .link_regs = true, .bad = true },
+		{ "ACS event from the bus notifier", .seq = 3,
+		  .source = PCIEAUDIT_MON_SRC_BUS_NOTIFIER, .bad = true },
+		{ "added event with ACS registers", .seq = 3, .event = PCIEAUDIT_MON_ADDED,
+		  .source = PCIEAUDIT_MON_SRC_BUS_NOTIFIER, .bad = true },
+		{ "no address", .seq = 3, .no_addr = true, .bad = true },
+		{ "address sysfs does not list", .seq = 3, .bad_addr = true, .bad = true },
+		{ "half the registers", .seq = 3, .acs_old = -1, .bad = true },
+		{ "ACS event without a change", .seq = 3, .acs_new = 0x1d, .bad = true },
+		{ "command INFO_GET", .seq = 3, .cmd = PCIEAUDIT_CMD_INFO_GET, .bad = true },
+		{ "NLM_F_MULTI", .seq = 3, .flags = NLM_F_MULTI, .bad = true },
+		{ "sequence repeated", .seq = 2, .bad = true },
+		{ "sequence gap without ENOBUFS", .seq = 9, .bad = true },
+		{ "time going back", .seq = 3, .time_delta = 60000000000ULL, .bad = true },
+		{ "sequence gap after ENOBUFS", .seq = 9, .enobufs_before = true },
+		{ "added, valid", .event = PCIEAUDIT_MON_ADDED, .source = PCIEAUDIT_MON_SRC_BUS_NOTIFIER,
+		  .acs_old = -1, .acs_new = -1, .seq = 10 },
+		{ "link, valid", .event = PCIEAUDIT_MON_LINK, .source = PCIEAUDIT_MON_SRC_SAMPLER,
+		  .acs_old = -1, .acs_new = -1, .seq = 11,
+		  .link_regs = true },
+	};
+	struct monsock ms = { .fd = -1, .name = "selftest" };
+	uint8_t b[4096];
+	unsigned int bad = 0;
+
+	if (!ndev) {
+		fprintf(stderr, "nlfuzz: no PCI function in sysfs to name\n");
+		return 77;
+	}
+	family_id = 30;
+	listen_start_ns = realtime_ns() - 10000000000ULL;
+	ffail = fopen("/dev/null", "w");
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct mon_case *c = &cases[i];
+		unsigned long before = mon_failures;
+		struct monsock keep = ms;
+		bool caught;
+
+		ms.unmatched_enobufs = c->enobufs_before;
+		mon_event(&ms, b, mon_build(c, b));
+		caught = mon_failures != before;
+		if (caught != c->bad) {
+			printf("nlfuzz mon-selftest: FAIL: %s %s\n", c->name,
+			       caught ? "rejected" : "accepted");
+			bad++;
+		}
+		/* A rejected event leaves the socket's state as it was. */
+		if (caught)
+			ms = keep;
+	}
+	printf("nlfuzz mon-selftest: %zu events, %lu rejected; %s\n", ARRAY_SIZE(cases),
+	       mon_failures, bad ? "FAIL" : "every wrong one caught, every valid one accepted");
+	return bad ? 1 : 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: nlfuzz [--seed S] [--count N] [--out DIR] [--unpriv] [--only I] [--verbose]\n"
-			"       nlfuzz --privcheck [--family-id ID]\n");
+			"       nlfuzz --privcheck [--family-id ID]\n"
+			"       nlfuzz --joincheck | --mon-selftest\n"
+			"       nlfuzz --listen --out DIR [--sockets N] [--small K] [--seed S]\n");
 	exit(2);
 }
 
@@ -1811,6 +2658,8 @@ int main(int argc, char **argv)
 	unsigned long count = 10000, only = 0, i;
 	uint64_t seed = 0;
 	bool have_seed = false, have_only = false, priv = false;
+	bool do_listen = false, jcheck = false, mselftest = false;
+	unsigned int nsock = 4, nsmall = 2;
 	const char *out = ".";
 	long forced_id = -1;
 	struct timespec t0, t1;
@@ -1837,6 +2686,16 @@ int main(int argc, char **argv)
 			verbose = true;
 		} else if (!strcmp(argv[a], "--privcheck")) {
 			priv = true;
+		} else if (!strcmp(argv[a], "--listen")) {
+			do_listen = true;
+		} else if (!strcmp(argv[a], "--mon-selftest")) {
+			mselftest = true;
+		} else if (!strcmp(argv[a], "--joincheck")) {
+			jcheck = true;
+		} else if (!strcmp(argv[a], "--sockets") && a + 1 < argc) {
+			nsock = (unsigned int)strtoul(argv[++a], NULL, 0);
+		} else if (!strcmp(argv[a], "--small") && a + 1 < argc) {
+			nsmall = (unsigned int)strtoul(argv[++a], NULL, 0);
 		} else if (!strcmp(argv[a], "--family-id") && a + 1 < argc) {
 			forced_id = strtol(argv[++a], NULL, 0);
 		} else {
@@ -1848,10 +2707,18 @@ int main(int argc, char **argv)
 		seed = (uint64_t)t0.tv_sec * 1000000007ULL ^ (uint64_t)t0.tv_nsec;
 	}
 	read_devs();
+	if (do_listen)
+		return listen_main(out, nsock, nsmall, seed);
+	if (mselftest)
+		return mon_selftest();
 	fd = open_sock();
 	if (fd < 0) {
 		perror("nlfuzz: socket");
 		return 1;
+	}
+	if (jcheck) {
+		joincheck(fd);
+		return joinrepeat(fd, 500);
 	}
 	err = resolve(fd, &family_id);
 	if (priv) {
