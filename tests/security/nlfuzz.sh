@@ -16,7 +16,7 @@ TOPO_KERNEL=debug
 # (tests/kernels/README.md), which would switch lockdep off before we start.
 TOPO_CMDLINE="intel_iommu=on intremap=off pa_nlfuzz_count=${NLFUZZ_COUNT:-10000} pa_nlfuzz_seed=${NLFUZZ_SEED:-0} pa_hp_cycles=${NLFUZZ_HP_CYCLES:-3} pa_hp_port=0000:00:02.2"
 TOPO_MEM=2048
-TOPO_TIMEOUT=${NLFUZZ_TIMEOUT:-600}
+TOPO_TIMEOUT=${NLFUZZ_TIMEOUT:-1200}
 TOPO_INIT=$(dirname "${BASH_SOURCE[0]}")/guest-init.sh
 TOPO_PROGS=("$(dirname "${BASH_SOURCE[0]}")/nlfuzz.c")
 TOPO_CHECK=(python3 "$(dirname "${BASH_SOURCE[0]}")/check.py")
