@@ -23,7 +23,7 @@ int pa_check_text(FILE *f, const struct pa_report *rep,
 		  const struct pa_check *c, const char *source, bool colour);
 
 /* {"schema_version", "source", "verdict", "profiles", "summary", "rules",
- * "findings"}; see the README. */
+ * "findings"}; see docs/json-schema.md. */
 int pa_check_json(FILE *f, const struct pa_check *c, const char *source);
 
 /* Prometheus text exposition format, for node_exporter's textfile

@@ -42,7 +42,7 @@ static void print_message(FILE *f, int err, const struct pa_errinfo *ei)
 			break;
 		}
 		/* The family is hidden from other network namespaces. */
-		fprintf(f, "kernel module not loaded: generic netlink family \"%s\" not found; load it with 'modprobe pcieaudit' or install it via DKMS (see README); containers need the host's network namespace",
+		fprintf(f, "kernel module not loaded: generic netlink family \"%s\" not found; load it with 'modprobe pcieaudit' or install it via DKMS (see docs/install.md); containers need the host's network namespace",
 			PCIEAUDIT_FAMILY_NAME);
 		break;
 	case EPERM:

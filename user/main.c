@@ -84,7 +84,7 @@ static const struct command commands[] = {
 	  "Prints PASS, WARN, FAIL, INFO and SKIP lines per rule, each finding\n"
 	  "with its devices and remedy.\n\n"
 	  "  --profile P[,P]  gpudirect, vfio, baseline (default: the policy's, or all)\n"
-	  "  --policy FILE    a YAML policy: devices, rules, thresholds (see README)\n"
+	  "  --policy FILE    a YAML policy: devices, rules, thresholds (docs/check.md)\n"
 	  "  --input FILE     check a snapshot (report --json) instead, '-' for stdin\n"
 	  "  --sysfs DIR      without the module: sysfs and configuration space\n"
 	  "  --lspci FILE     from lspci -xxxx output or a sosreport directory\n"

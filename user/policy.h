@@ -2,7 +2,7 @@
 /*
  * check's policy: which profiles run, which devices they look at, which
  * rules count and how much, and thresholds. Read from YAML with libyaml;
- * pure: text in, policy out. The format is in the README ("Policy files").
+ * pure: text in, policy out. The format is in docs/check.md ("Policy files").
  */
 #ifndef PA_POLICY_H
 #define PA_POLICY_H

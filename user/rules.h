@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The rules check knows: stable ids, profiles, default severities, and
- * their documentation (check --rules prints it; the README's table says
+ * their documentation (check --rules prints it; docs/check.md's table says
  * the same). Ids are a contract with policies and dashboards: never rename
  * or reuse one.
  */
