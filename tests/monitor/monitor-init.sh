@@ -23,18 +23,6 @@ R=/tmp/results
 mkdir -p "$R"
 fact() { echo "$1=$2" >>"$R/facts.txt"; }
 now() { date -u +%Y-%m-%dT%H:%M:%S; }
-# Waits up to $2 s for the path $1 to exist (or, with $3 = gone, to vanish).
-wait_path() {
-	i=0
-	while [ $i -lt $(($2 * 10)) ]; do
-		if [ "${3:-}" = gone ]; then [ -e "$1" ] || return 0
-		else [ -e "$1" ] && return 0
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 # scrape_until FILE PATTERN present|absent: scrapes the exporter every 0.5 s
 # for up to 15 s until its body has (or lacks) PATTERN; the last body stays.
 scrape_until() {

@@ -38,18 +38,6 @@ log() { echo "[guest] $*"; }
 fact() { echo "$1=$2" >>"$R/facts.txt"; }
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 now() { date -u +%Y-%m-%dT%H:%M:%S; }
-# wait_path PATH SECONDS [gone]: until PATH exists (or is gone).
-wait_path() {
-	i=0
-	while [ $i -lt $(($2 * 10)) ]; do
-		if [ "${3:-}" = gone ]; then [ -e "$1" ] || return 0
-		else [ -e "$1" ] && return 0
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 
 fact kernel "$(uname -r)"
 fact seed "$SEED"

@@ -37,3 +37,17 @@ guest_ship() {
 	echo "payload sent; powering off"
 	poweroff -f
 }
+
+# wait_path PATH SECONDS [gone]: until PATH exists (or, with gone, has
+# vanished); 1 when SECONDS pass first.
+wait_path() {
+	i=0
+	while [ $i -lt $(($2 * 10)) ]; do
+		if [ "${3:-}" = gone ]; then [ -e "$1" ] || return 0
+		else [ -e "$1" ] && return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
