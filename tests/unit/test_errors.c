@@ -168,7 +168,7 @@ static void messages(void **state)
 	assert_contains(text, "not loaded");
 	assert_contains(text, "modprobe pcieaudit");
 	assert_contains(text, "DKMS");
-	assert_contains(text, "README");
+	assert_contains(text, "docs/install.md");
 	free(text);
 
 	/* Loaded, but asked from another network namespace: say so. */
