@@ -80,7 +80,7 @@ ynl-check: deps
 ynl-gen:
 	python3 tests/ynl/gen_policies.py $(YNL_SPEC) kernel-header -o kmod/policy_gen.h
 	python3 tests/ynl/gen_policies.py $(YNL_SPEC) kernel-source -o kmod/policy_gen.c
-	python3 tests/ynl/gen_policies.py $(YNL_SPEC) cli -o user/policy_gen.h
+	python3 tests/ynl/gen_policies.py $(YNL_SPEC) cli -o user/sources/policy_gen.h
 YNL_SPEC := Documentation/netlink/specs/pcieaudit.yaml
 
 # pcieaudit.ko on the debug kernel (KASAN, UBSAN, lockdep, kmemleak,

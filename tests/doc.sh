@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The man page and the bash completion: the page formats without a warning
 # (groff -ww, man --warnings as lintian runs it), both cover every command
-# and option user/main.c knows and the page every exit code of
-# user/exitcodes.h, and the completion completes; the Kubernetes example is
+# and option user/cli/main.c knows and the page every exit code of
+# user/core/exitcodes.h, and the completion completes; the Kubernetes example is
 # sound YAML. The README and docs/ against the code (tests/doc_check.py):
 # links, rules, exit codes, commands, make targets, and the samples run
 # with the CLI built (make cli; make doc-test builds it). Builds nothing.
@@ -29,9 +29,9 @@ out=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 \
 text=$(MANWIDTH=200 man -l "$page" 2>/dev/null | col -b)
 
 # What the CLI knows, from its sources.
-commands=$(sed -n 's/^\t{ "\([a-z0-9]*\)", pa_cmd_.*/\1/p' "$top/user/main.c")
-options=$(grep -o '"--[a-z][a-z-]*"' "$top/user/main.c" | tr -d '"' | sort -u)
-codes=$(sed -n 's/^\tPA_EXIT_[A-Z_]*[[:space:]]*= \([0-9]*\),.*/\1/p' "$top/user/exitcodes.h")
+commands=$(sed -n 's/^\t{ "\([a-z0-9]*\)", pa_cmd_.*/\1/p' "$top/user/cli/main.c")
+options=$(grep -o '"--[a-z][a-z-]*"' "$top/user/cli/main.c" | tr -d '"' | sort -u)
+codes=$(sed -n 's/^\tPA_EXIT_[A-Z_]*[[:space:]]*= \([0-9]*\),.*/\1/p' "$top/user/core/exitcodes.h")
 [ -n "$commands" ] && [ -n "$options" ] && [ -n "$codes" ] ||
 	fail "cannot read the command table or the exit codes"
 

@@ -9,7 +9,7 @@ kernel-header, kernel-source: kmod/policy_gen.h and kmod/policy_gen.c, the
     requests name, with the spec's checks (NLA_POLICY_MAX, NLA_POLICY_MASK,
     NLA_POLICY_FULL_RANGE); per attribute set nested in a request, all of
     its attributes. Anything else is rejected by strict validation.
-cli: user/policy_gen.h, the CLI's reply policies for libnl: per command's
+cli: user/sources/policy_gen.h, the CLI's reply policies for libnl: per command's
     attribute set, the attributes its replies name; per set nested in a
     reply, all of them. Integers have their exact size (libnl checks only a
     minimum unless told a maximum).

@@ -12,7 +12,7 @@ and its genetlink schemas. Steps, each of which fails the check:
       enumerator and #define, with its value, the committed
       include/uapi/linux/pcieaudit.h has (values compared by the compiler);
       the committed header may add only *_F_ALL masks, equal to their flags;
-  (c) the generated policy tables (kmod/policy_gen.[ch], user/policy_gen.h)
+  (c) the generated policy tables (kmod/policy_gen.[ch], user/sources/policy_gen.h)
       are what tests/ynl/gen_policies.py makes of the spec now, and every
       other nla_policy table over the family's attributes in kmod/ and
       user/ agrees with the spec: each attribute's type, and every
@@ -34,7 +34,7 @@ SPEC = "Documentation/netlink/specs/pcieaudit.yaml"
 UAPI = "include/uapi/linux/pcieaudit.h"
 GENERATED = {"kmod/policy_gen.h": "kernel-header",
              "kmod/policy_gen.c": "kernel-source",
-             "user/policy_gen.h": "cli"}
+             "user/sources/policy_gen.h": "cli"}
 
 failures = []
 
@@ -192,9 +192,11 @@ def audit_tables(spec, root):
             expected["user"].setdefault(op["attribute-set"], set()).update(names)
     tables = 0
     for side in ("kmod", "user"):
-        for fn in sorted(os.listdir(os.path.join(root, side))):
-            path = f"{side}/{fn}"
-            if not fn.endswith((".c", ".h")) or path in GENERATED:
+        # user/ is grouped in folders (docs/layout.md): every file below.
+        for path in sorted(os.path.relpath(os.path.join(d, fn), root)
+                           for d, _, fns in os.walk(os.path.join(root, side))
+                           for fn in fns):
+            if not path.endswith((".c", ".h")) or path in GENERATED:
                 continue
             with open(os.path.join(root, path), encoding="utf-8") as f:
                 text = f.read()
