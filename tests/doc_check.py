@@ -226,7 +226,8 @@ def has_target(rules, target):
 
 def check_make():
     makefiles = [os.path.relpath(p, TOP) for p in
-                 [os.path.join(TOP, "Makefile")] + glob.glob(os.path.join(TOP, "tests", "*", "Makefile"))]
+                 [os.path.join(TOP, "Makefile"), os.path.join(TOP, "user", "Makefile")]
+                 + glob.glob(os.path.join(TOP, "tests", "*", "Makefile"))]
     known = {}
     for mk in makefiles:
         rules, phony = makefile_targets(os.path.join(TOP, mk))
