@@ -221,6 +221,10 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 	if (!err)
 		err = pa_lspci_model(&s, rep, what, sizeof(what));
 	pa_sysfs_clear(&s);
+	/* A sosreport's text against its configuration space. */
+	if (!err)
+		err = pa_warnings_move(&rep->warnings, &extra.warnings);
+	pa_warnings_clear(&extra.warnings);
 	if (!err) {
 		err = pa_lspci_tree_check(&extra.tree, rep);
 		if (err)
