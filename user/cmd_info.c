@@ -48,6 +48,7 @@ static struct pa_info_source source_of(const struct pa_cli_opts *opts,
 		src.path = opts->lspci;
 		src.why = sos ? "not in a sosreport's PCI files" :
 				"not in an lspci capture";
+		src.kernel_known = sos;	/* sos_commands/kernel/uname_-a */
 		src.groups_known = !rep->info.iommu_unknown;
 	}
 	return src;

@@ -243,6 +243,7 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 	pa_nvsmi_clear(&extra.gpus);
 	if (err) {
 		free(extra.cmdline);
+		free(extra.kernel_release);
 		if (err == -ENODATA)
 			return pa_error_set(e, PA_EXIT_BAD_INPUT, "%s: %s, not its capabilities (lspci -x, or lspci run without root): link and ACS would read as absent; capture lspci -xxxx as root",
 					    l->lspci, what);
@@ -254,6 +255,8 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 	/* Unknown host facts are -1, not 0. */
 	pa_host_clear(&rep->host);
 	rep->host.cmdline = extra.cmdline;
+	/* A sosreport's uname -a: the rules that depend on the release. */
+	rep->info.kernel_release = extra.kernel_release;
 	return 0;
 }
 

@@ -385,6 +385,29 @@ static int sos_drawing(const char *root, struct pa_lspci_extra *extra,
 	return err;
 }
 
+/* uname -a's release, its third word ("Linux HOST RELEASE ..."), as sos's
+ * kernel plugin stored it; NULL when absent. */
+static char *sos_kernel_release(const char *root)
+{
+	static const char *const names[] = {
+		"sos_commands/kernel/uname_-a", "uname",
+	};
+	char word[3][256], *line;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		line = read_small(root, names[i]);
+		if (!line)
+			continue;
+		if (sscanf(line, "%255s %255s %255s", word[0], word[1],
+			   word[2]) == 3 && !strcmp(word[0], "Linux")) {
+			free(line);
+			return strdup(word[2]);
+		}
+		free(line);
+	}
+	return NULL;
+}
+
 static int read_sosreport(const char *root, struct pa_sysfs *s,
 			  struct pa_lspci_extra *extra, char *why,
 			  size_t whylen)
@@ -415,8 +438,10 @@ static int read_sosreport(const char *root, struct pa_sysfs *s,
 		err = sos_facts(root, s, extra, why, whylen);
 	if (!err)
 		err = sos_drawing(root, extra, why, whylen);
-	if (!err)
+	if (!err) {
 		extra->cmdline = read_small(root, "proc/cmdline");
+		extra->kernel_release = sos_kernel_release(root);
+	}
 	return err;
 }
 
@@ -447,6 +472,7 @@ int pa_lspci_read(const char *path, struct pa_sysfs *s,
 		pa_nvsmi_clear(&extra->gpus);
 		pa_warnings_clear(&extra->warnings);
 		free(extra->cmdline);
+		free(extra->kernel_release);
 		*extra = (struct pa_lspci_extra){ 0 };
 	}
 	return err;

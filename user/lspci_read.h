@@ -24,6 +24,9 @@
 /* What the input showed besides configuration space. */
 struct pa_lspci_extra {
 	char *cmdline;		/* a sosreport's proc/cmdline, or NULL */
+	/* A sosreport's uname -a release (sos_commands/kernel/uname_-a), or
+	 * NULL. */
+	char *kernel_release;
 	bool drivers_known;	/* lspci -v's text came along */
 	bool iommu_known;	/* lspci -v named IOMMU groups */
 	struct pa_lspci_tree tree;	/* lspci -t's drawing, if the file has one */

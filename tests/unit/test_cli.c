@@ -2408,6 +2408,8 @@ static void info_sosreport(void **state)
 		 tmp_path("sos/sos_commands/pci"));
 	assert_int_equal(system(cmd), 0);
 	write_tmp("sos/proc/cmdline", "BOOT_IMAGE=/vmlinuz ro quiet amd_iommu=on iommu=pt pci=realloc,noats pcie_acs_override=downstream\n");
+	/* sos's kernel plugin: uname -a. */
+	write_tmp("sos/uname", "Linux gpu-node-7 5.14.0-362.8.1.el9_3.x86_64 #1 SMP PREEMPT_DYNAMIC Tue Oct 3 11:12:36 EDT 2023 x86_64 x86_64 x86_64 GNU/Linux\n");
 	f = fopen(tmp_path("sos/proc/bus/pci/00/00.0"), "w");
 	assert_non_null(f);
 	assert_int_equal(fwrite(config, 1, sizeof(config), f), sizeof(config));
@@ -2416,6 +2418,7 @@ static void info_sosreport(void **state)
 	assert_int_equal(r.rc, PA_EXIT_OK);
 	assert_contains(r.out, "source:          sosreport ");
 	assert_contains(r.out, "module version:  unknown (not in a sosreport's PCI files)\n");
+	assert_contains(r.out, "kernel release:  5.14.0-362.8.1.el9_3.x86_64\n");
 	assert_contains(r.out, "PCI functions:   1\n");
 	assert_contains(r.out, "IOMMU/ACS boot:  amd_iommu=on iommu=pt pci=realloc,noats pcie_acs_override=downstream\n");
 	release(&r);
