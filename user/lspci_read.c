@@ -151,8 +151,8 @@ static int disagree(const struct pa_lspci_facts *f,
  * Moves the facts lspci -v printed onto the function they belong to.
  * text names the file the facts came from apart from the configuration
  * space (a sosreport's), or is NULL when each function's facts and hex
- * came together: only then are they held against each other, and a
- * function of either alone is warned about.
+ * came together. With text, the two are held against each other, and a
+ * function that only one of them shows is warned about.
  */
 static int apply_facts(struct pa_lspci_text *t, struct pa_sysfs *s,
 		       const char *text, struct pa_warnings *w)
@@ -306,8 +306,9 @@ static char *read_small(const char *dir, const char *name)
 
 /*
  * sos's pci plugin stores lspci's output as sos_commands/pci/lspci_<args>:
- * -nnvv since sos 3.9 (and a top-level "lspci" link to it), -nvv before,
- * with plain lspci at the top; -tv in both.
+ * -nnvv in today's sos (sos/report/plugins/pci.py, with a top-level
+ * "lspci" link to it), -nvv in older ones (sos/plugins/pci.py, plain
+ * lspci at the top); -tv in both.
  */
 static const char *const sos_verbose[] = {
 	"sos_commands/pci/lspci_-nnvv", "sos_commands/pci/lspci_-nvv",
