@@ -613,8 +613,10 @@ static void sosreport_lspci_text(void **state)
 		pa_bdf_format(&d->addr, bdf);
 		want = fixture_driver(bdf + 5);
 		assert_false(d->driver_unknown);
-		if (want)
+		if (want) {
+			assert_non_null(d->driver);
 			assert_string_equal(d->driver, want);
+		}
 		else
 			assert_null(d->driver);
 		drivers += want != NULL;
@@ -625,6 +627,29 @@ static void sosreport_lspci_text(void **state)
 	/* "Region 0: Memory at 58340000 (64-bit, non-prefetchable) [size=16K]" */
 	assert_false(find(&rep, "0000:00:1b.0")->bars_unknown);
 	assert_int_equal(find(&rep, "0000:00:1b.0")->bars[0].size, 16 << 10);
+	pa_report_clear(&rep);
+	remove_tree(root);
+}
+
+/* A sosreport whose files were gzipped in place: read the same. */
+static void sosreport_gzipped_text(void **state)
+{
+	char root[] = "/tmp/pa-sos-XXXXXX", cmd[400];
+	struct pa_load l = { 0 };
+	struct pa_report rep;
+	struct pa_error e;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	make_sos(root, true, NULL);
+	snprintf(cmd, sizeof(cmd), "cd %s/sos_commands/pci && gzip -n lspci_-nnvv && mv lspci_-nnvv.gz lspci_-nnvv",
+		 root);
+	assert_int_equal(system(cmd), 0);
+	l.lspci = root;
+	assert_int_equal(pa_load_report(&l, &rep, &e), 0);
+	assert_int_equal(rep.warnings.n, 0);
+	assert_non_null(find(&rep, "0000:02:00.0")->driver);
+	assert_string_equal(find(&rep, "0000:02:00.0")->driver, "ath9k");
 	pa_report_clear(&rep);
 	remove_tree(root);
 }
@@ -771,6 +796,7 @@ int main(void)
 		cmocka_unit_test(sosreport),
 		cmocka_unit_test(sosreport_lspci_text),
 		cmocka_unit_test(sosreport_without_text),
+		cmocka_unit_test(sosreport_gzipped_text),
 		cmocka_unit_test(sosreport_text_disagrees),
 		cmocka_unit_test(sosreport_tree),
 		cmocka_unit_test(vf_is_readable),
