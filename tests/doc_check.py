@@ -13,6 +13,10 @@
   table;
 - make: every .PHONY target of a Makefile has a rule, and every `make
   TARGET` (also `make -C DIR TARGET`) in the README and docs/ exists;
+- the guide: the README stays a user's guide of at most README_MAX_LINES
+  lines (detail goes to docs/), and its Quick start keeps the promise of
+  the developers' guide: on a fresh Debian 12 machine, as root, `make
+  demo` and `make check`;
 - samples: a code block line `$ pcieaudit-cli ...` that reads a file of the
   repository (--input, --sysfs, --lspci) is run with the CLI the tree
   built, and every line shown below it must appear in its output, in that
@@ -200,6 +204,26 @@ def check_commands():
             fail(f"README.md: the usage block under 'Using the CLI' lacks the command {c}")
 
 
+# --- the guide ------------------------------------------------------------
+
+# Issue 16: "README.md is the user's guide, about 300 lines".
+README_MAX_LINES = 310
+PROMISE = ("fresh Debian 12", "as root", "make demo", "make check")
+
+
+def check_guide():
+    readme = read("README.md")
+    n = len(readme.rstrip("\n").split("\n"))
+    if n > README_MAX_LINES:
+        fail(f"README.md: {n} lines, more than {README_MAX_LINES}: "
+             "the README is the user's guide, detail goes to docs/")
+    quick = section(readme, "Quick start")
+    for words in PROMISE:
+        if words not in quick:
+            fail(f"README.md: its Quick start no longer says '{words}' "
+                 "(on a fresh Debian 12 machine, as root, make demo and make check)")
+
+
 # --- make targets ----------------------------------------------------------
 
 def makefile_targets(path):
@@ -309,6 +333,7 @@ def main():
     check_rules()
     check_exit_codes()
     check_commands()
+    check_guide()
     check_make()
     if os.access(cli, os.X_OK):
         ran = check_samples(cli)
@@ -319,7 +344,7 @@ def main():
         print(f"doc: {p}", file=sys.stderr)
     if problems:
         return 1
-    print(f"doc_check: links, {len(code_rules())} rules, exit codes, commands, make targets, "
+    print(f"doc_check: links, {len(code_rules())} rules, exit codes, commands, guide, make targets, "
           f"{ran} samples")
     return 0
 

@@ -72,6 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pa_sysfs_clear(&s);
 	pa_lspci_tree_clear(&extra.tree);
 	pa_nvsmi_clear(&extra.gpus);
+	pa_warnings_clear(&extra.warnings);
 	free(extra.cmdline);
+	free(extra.kernel_release);
 	return 0;
 }

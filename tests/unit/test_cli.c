@@ -1725,8 +1725,11 @@ static void check_usage(void **state)
 		       "--profile names no profile");
 	expect_failure(run("report", "--policy", "p.yaml"), PA_EXIT_USAGE,
 		       "unknown option '--policy' for report");
-	expect_failure(run("info", "--input", "x.json"), PA_EXIT_USAGE,
-		       "unknown option '--input' for info");
+	/* info reads every source now: a missing snapshot is bad input. */
+	expect_failure(run("info", "--input", "x.json"), PA_EXIT_BAD_INPUT,
+		       "cannot read x.json");
+	expect_failure(run("info", "--nccl-xml", "x.xml"), PA_EXIT_USAGE,
+		       "unknown option '--nccl-xml' for info");
 	expect_failure(run("topo", "--lspci", "a", "--input", "b"), PA_EXIT_USAGE,
 		       "topo takes one of --input, --sysfs and --lspci");
 	expect_failure(run("topo", "--policy", "p.yaml"), PA_EXIT_USAGE,
@@ -2246,6 +2249,193 @@ static void remove_tmp_dir(void)
 
 #define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
+/* The snapshot file's own info.key, read with json-c: the oracle. */
+static char *snapshot_info(const char *path, const char *object,
+			   const char *key)
+{
+	json_object *root = json_object_from_file(path), *o = NULL;
+	char *value;
+
+	assert_non_null(root);
+	assert_true(json_object_object_get_ex(root, object, &o));
+	value = strdup(get_string(o, key));
+	json_object_put(root);
+	return value;
+}
+
+/* Header lines "DDDD:BB:DD.F " of an lspci capture: its functions. */
+static size_t lspci_functions(const char *path)
+{
+	char line[512];
+	size_t n = 0;
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		n += strlen(line) > 13 && line[4] == ':' && line[7] == ':' &&
+		     line[10] == '.' && line[12] == ' ';
+	fclose(f);
+	return n;
+}
+
+/* info of a snapshot: what it recorded, read through the same pipeline
+ * as report; no module asked. */
+static void info_snapshot(void **state)
+{
+	const char *snap = SNAPSHOTS "/baseline-intel-fail.json";
+	char *version = snapshot_info(snap, "info", "module_version");
+	char *kernel = snapshot_info(snap, "info", "kernel_release");
+	char want[256];
+	struct result r;
+	json_object *root, *params;
+
+	(void)state;
+	r = run("info", "--input", snap);
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "source:          snapshot " SNAPSHOTS);
+	snprintf(want, sizeof(want), "module version:  %s\n", version);
+	assert_contains(r.out, want);
+	snprintf(want, sizeof(want), "kernel release:  %s\n", kernel);
+	assert_contains(r.out, want);
+	/* The snapshot's cmdline: "... ro quiet iommu=pt intel_iommu=off" */
+	assert_contains(r.out, "IOMMU/ACS boot:  iommu=pt intel_iommu=off\n");
+	release(&r);
+
+	r = run("--json", "info", "--input", snap);
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	root = parse(r.out);
+	assert_string_equal(get_string(get(root, "info"), "module_version"), version);
+	assert_string_equal(get_string(get(root, "source"), "kind"), "snapshot");
+	params = get(root, "iommu_params");
+	assert_int_equal(json_object_array_length(params), 2);
+	assert_string_equal(json_object_get_string(item(params, 1)), "intel_iommu=off");
+	json_object_put(root);
+	release(&r);
+	assert_int_equal(fake.dumps[PCIEAUDIT_CMD_DEV_GET], 0);
+	free(version);
+	free(kernel);
+}
+
+/* info --sysfs: no module version ever, the count of functions sysfs
+ * shows, whether an IOMMU is there. */
+static void info_sysfs(void **state)
+{
+	char want[64];
+	size_t n = 0;
+	struct dirent *e;
+	struct result r;
+	json_object *root, *info;
+	DIR *d = opendir(H200 "/devices");
+
+	(void)state;
+	if (!d) {
+		print_message("SKIPPED: %s is missing\n", H200);
+		return;
+	}
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	r = run("info", "--sysfs", H200);
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "module version:  unknown (not in sysfs");
+	assert_contains(r.out, "features:        unknown (");
+	snprintf(want, sizeof(want), "PCI functions:   %zu\n", n);
+	assert_contains(r.out, want);
+	/* The guest has no IOMMU: no iommu_groups in the fixture. */
+	assert_contains(r.out, "IOMMU default:   none\n");
+	assert_contains(r.out, "IOMMU/ACS boot:  unknown (no kernel command line in the input)\n");
+	release(&r);
+
+	r = run("--json", "info", "--sysfs", H200);
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	root = parse(r.out);
+	info = get(root, "info");
+	assert_null(get(info, "module_version"));
+	assert_int_equal(json_object_get_int(get(info, "device_count")), (int)n);
+	assert_false(json_object_get_boolean(get(get(info, "features"), "iommu_present")));
+	assert_non_null(get_string(get(root, "unknown"), "module_version"));
+	assert_null(get(root, "iommu_params"));
+	json_object_put(root);
+	release(&r);
+}
+
+/* info --lspci: a capture knows its functions, nothing of the module, the
+ * kernel or the IOMMU. */
+static void info_lspci(void **state)
+{
+	const char *file = GPU_FIXTURES "/lspci/h200-vm-guest.lspci";
+	char want[64];
+	struct result r;
+	json_object *root, *info;
+
+	(void)state;
+	r = run("info", "--lspci", file);
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "source:          lspci ");
+	assert_contains(r.out, "module version:  unknown (not in an lspci capture)\n");
+	assert_contains(r.out, "kernel release:  unknown (not in an lspci capture)\n");
+	assert_contains(r.out, "IOMMU default:   unknown (not in an lspci capture)\n");
+	assert_contains(r.out, "IOMMU groups:    unknown (not in an lspci capture)\n");
+	snprintf(want, sizeof(want), "PCI functions:   %zu\n", lspci_functions(file));
+	assert_contains(r.out, want);
+	release(&r);
+
+	r = run("--json", "info", "--lspci", file);
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	root = parse(r.out);
+	info = get(root, "info");
+	assert_null(get(info, "module_version"));
+	assert_null(get(info, "features"));
+	assert_null(get(info, "group_count"));
+	assert_int_equal(json_object_get_int(get(info, "device_count")),
+			 (int)lspci_functions(file));
+	assert_string_equal(get_string(get(root, "unknown"), "group_count"),
+			    "not in an lspci capture");
+	json_object_put(root);
+	release(&r);
+}
+
+/* info --lspci on a sosreport: its proc/cmdline's IOMMU and ACS words. */
+static void info_sosreport(void **state)
+{
+	uint8_t config[256] = { 0x86, 0x80, 0x01, 0x34 };
+	char cmd[256];
+	struct result r;
+	FILE *f;
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s %s", tmp_path("sos/proc/bus/pci/00"),
+		 tmp_path("sos/sos_commands/pci"));
+	assert_int_equal(system(cmd), 0);
+	write_tmp("sos/proc/cmdline", "BOOT_IMAGE=/vmlinuz ro quiet amd_iommu=on iommu=pt pci=realloc,noats pcie_acs_override=downstream\n");
+	/* sos's kernel plugin: uname -a. */
+	write_tmp("sos/uname", "Linux gpu-node-7 5.14.0-362.8.1.el9_3.x86_64 #1 SMP PREEMPT_DYNAMIC Tue Oct 3 11:12:36 EDT 2023 x86_64 x86_64 x86_64 GNU/Linux\n");
+	f = fopen(tmp_path("sos/proc/bus/pci/00/00.0"), "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(config, 1, sizeof(config), f), sizeof(config));
+	fclose(f);
+	r = run("info", "--lspci", tmp_path("sos"));
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "source:          sosreport ");
+	assert_contains(r.out, "module version:  unknown (not in a sosreport's PCI files)\n");
+	assert_contains(r.out, "kernel release:  5.14.0-362.8.1.el9_3.x86_64\n");
+	assert_contains(r.out, "PCI functions:   1\n");
+	assert_contains(r.out, "IOMMU/ACS boot:  amd_iommu=on iommu=pt pci=realloc,noats pcie_acs_override=downstream\n");
+	release(&r);
+}
+
+/* monitor follows the module's events: no file holds them. */
+static void monitor_refuses_sources(void **state)
+{
+	(void)state;
+	expect_failure(run("monitor", "--lspci", "x"), PA_EXIT_USAGE,
+		       "monitor follows the running kernel's events as they happen: it cannot read --lspci");
+	expect_failure(run("monitor", "--input=x"), PA_EXIT_USAGE,
+		       "it cannot read --input");
+	expect_failure(run("monitor", "--sysfs", "/sys"), PA_EXIT_USAGE,
+		       "it cannot read --sysfs");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2261,6 +2451,11 @@ int main(void)
 		TEST(report_json),
 		TEST(report_text),
 		TEST(info_command),
+		TEST(info_snapshot),
+		TEST(info_sysfs),
+		TEST(info_lspci),
+		TEST(info_sosreport),
+		TEST(monitor_refuses_sources),
 		TEST(report_one_device),
 		TEST(no_such_device),
 		TEST(dump_restarts_after_hotplug),

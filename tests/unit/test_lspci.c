@@ -7,6 +7,7 @@
  */
 #include "testutil.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <linux/pcieaudit.h>
 
 #include "bdf.h"
+#include "load.h"
 #include "lspci_model.h"
 #include "lspci_read.h"
 #include "lspci_text.h"
@@ -156,6 +158,46 @@ static void upstream_is(const struct pa_report *rep, const char *bdf,
 	assert_true(d->has_upstream);
 	pa_bdf_format(&d->upstream, got);
 	assert_string_equal(got, up);
+}
+
+/* lspci -nn's and -n's ids on the header line; -v text without hex
+ * lines keeps its facts (a sosreport's lspci -nnvv), not in the dump. */
+static void header_ids(void **state)
+{
+	static const char text[] =
+		"0000:17:00.0 PCI bridge [0604]: Intel Corporation Sky Lake-E PCI Express Root Port A [8086:2030] (rev 04) (prog-if 00 [Normal decode])\n"
+		"\tKernel driver in use: pcieport\n\n"
+		"18:00.0 0302: 10de:2330 (rev a1)\n"
+		"\tKernel driver in use: nvidia\n"
+		"\tNUMA node: 0\n\n"
+		"00:1f.0 ISA bridge: Intel Corporation C620 Series Chipset LPC Controller (rev 09)\n"
+		"\tSubsystem: Intel Corporation Device 0000\n";
+	struct pa_lspci_text t;
+
+	(void)state;
+	normalise(text, &t);
+	assert_int_equal(t.nfunctions, 0);
+	assert_int_equal(t.nfacts, 3);
+	assert_string_equal(t.facts[0].bdf, "0000:17:00.0");
+	assert_false(t.facts[0].has_dump);
+	assert_true(t.facts[0].has_ids);
+	assert_int_equal(t.facts[0].class, 0x0604);
+	assert_int_equal(t.facts[0].vendor, 0x8086);
+	assert_int_equal(t.facts[0].device, 0x2030);
+	assert_int_equal(t.facts[0].revision, 4);
+	assert_string_equal(t.facts[0].driver, "pcieport");
+	assert_true(t.facts[1].has_ids);
+	assert_int_equal(t.facts[1].class, 0x0302);
+	assert_int_equal(t.facts[1].vendor, 0x10de);
+	assert_int_equal(t.facts[1].device, 0x2330);
+	assert_int_equal(t.facts[1].revision, 0xa1);
+	assert_string_equal(t.facts[1].numa_node, "0");
+	/* Names only: the ids are unknown. */
+	assert_false(t.facts[2].has_ids);
+	assert_null(t.facts[2].driver);
+	assert_true(t.verbose);
+	assert_string_equal(t.dump, "");
+	pa_lspci_text_clear(&t);
 }
 
 /* Root port 00:01.0 (buses 01-05), a switch below it, an endpoint on 03,
@@ -440,6 +482,282 @@ static void sosreport(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * A sosreport made from a real capture (gigabyte-ich7: lspci -vvvxxxx):
+ * each function's hex as its binary proc/bus/pci/BB/DD.F, the rest of the
+ * text as sos_commands/pci/lspci_-nnvv, as sos stores lspci -nnvv. edit,
+ * if not NULL, may change the text's lines before they are written.
+ */
+#define SOS_FIXTURE GPU_FIXTURES "/lspci/gigabyte-ich7.lspci"
+
+static bool is_hex_line(const char *l)
+{
+	size_t n = strspn(l, "0123456789abcdef");
+
+	return (n == 2 || n == 3) && l[n] == ':' && strlen(l) >= n + 1 + 48;
+}
+
+static void make_sos(const char *root, bool with_text,
+		     void (*edit)(FILE *out, const char *line))
+{
+	char cmd[600], path[512], line[512], bdf[16] = "";
+	uint8_t config[4096];
+	size_t len = 0;
+	FILE *in = fopen(SOS_FIXTURE, "r"), *text;
+
+	assert_non_null(in);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sos_commands/pci %s/proc/bus/pci/00 %s/proc/bus/pci/01 %s/proc/bus/pci/02",
+		 root, root, root, root);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/sos_commands/pci/lspci_-nnvv", root);
+	text = fopen(with_text ? path : "/dev/null", "w");
+	assert_non_null(text);
+	for (;;) {
+		bool more = fgets(line, sizeof(line), in) != NULL;
+		unsigned int off, b[16];
+
+		/* A header, or the end: the function before is complete. */
+		if ((!more || (isxdigit((unsigned char)line[0]) && line[2] == ':' &&
+			       line[5] == '.')) && *bdf) {
+			snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/bus/pci/%.2s", root, bdf);
+			assert_int_equal(system(cmd), 0);
+			snprintf(path, sizeof(path), "%s/proc/bus/pci/%.2s/%s", root,
+				 bdf, bdf + 3);
+			write_file(path, config, len);
+			*bdf = '\0';
+		}
+		if (!more)
+			break;
+		if (isxdigit((unsigned char)line[0]) && line[2] == ':' && line[5] == '.') {
+			snprintf(bdf, sizeof(bdf), "%.7s", line);
+			memset(config, 0, sizeof(config));
+			len = 0;
+		} else if (is_hex_line(line) && *bdf) {
+			assert_int_equal(sscanf(line, "%x: %x %x %x %x %x %x %x %x %x %x %x %x %x %x %x %x",
+						&off, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &b[7],
+						&b[8], &b[9], &b[10], &b[11], &b[12], &b[13], &b[14], &b[15]), 17);
+			for (int k = 0; k < 16; k++)
+				config[off + k] = (uint8_t)b[k];
+			len = off + 16 > len ? off + 16 : len;
+			continue;
+		}
+		if (edit)
+			edit(text, line);
+		else
+			fputs(line, text);
+	}
+	fclose(in);
+	fclose(text);
+}
+
+/* The oracle: lspci's own "Kernel driver in use:" line for bdf in the
+ * capture (BB:DD.F), or NULL. */
+static char *fixture_driver(const char *bdf)
+{
+	char line[512], *found = NULL;
+	bool in = false;
+	FILE *f = fopen(SOS_FIXTURE, "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (isxdigit((unsigned char)line[0]) && line[2] == ':' && line[5] == '.')
+			in = !strncmp(line, bdf, 7);
+		else if (in && strstr(line, "Kernel driver in use: ")) {
+			found = strdup(strstr(line, ": ") + 2);
+			found[strcspn(found, "\n")] = '\0';
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static void remove_tree(const char *root)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+static bool warned(const struct pa_report *rep, const char *bdf,
+		   const char *what)
+{
+	for (size_t i = 0; i < rep->warnings.n; i++)
+		if (!strncmp(rep->warnings.text[i], bdf, strlen(bdf)) &&
+		    strstr(rep->warnings.text[i], what))
+			return true;
+	return false;
+}
+
+/* A sosreport's lspci -nnvv gives what its binary configuration space
+ * cannot: each function's driver as lspci printed it, BAR sizes. */
+static void sosreport_lspci_text(void **state)
+{
+	char root[] = "/tmp/pa-sos-XXXXXX", bdf[PA_BDF_LEN];
+	struct pa_load l = { 0 };
+	struct pa_report rep;
+	struct pa_error e;
+	size_t drivers = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	make_sos(root, true, NULL);
+	l.lspci = root;
+	assert_int_equal(pa_load_report(&l, &rep, &e), 0);
+	assert_int_equal(rep.ndevices, 16);
+	assert_int_equal(rep.warnings.n, 0);
+	for (size_t i = 0; i < rep.ndevices; i++) {
+		const struct pa_device *d = &rep.devices[i];
+		char *want;
+
+		pa_bdf_format(&d->addr, bdf);
+		want = fixture_driver(bdf + 5);
+		assert_false(d->driver_unknown);
+		if (want) {
+			assert_non_null(d->driver);
+			assert_string_equal(d->driver, want);
+		}
+		else
+			assert_null(d->driver);
+		drivers += want != NULL;
+		free(want);
+	}
+	/* 14 "Kernel driver in use:" lines in the capture. */
+	assert_int_equal(drivers, 14);
+	/* "Region 0: Memory at 58340000 (64-bit, non-prefetchable) [size=16K]" */
+	assert_false(find(&rep, "0000:00:1b.0")->bars_unknown);
+	assert_int_equal(find(&rep, "0000:00:1b.0")->bars[0].size, 16 << 10);
+	pa_report_clear(&rep);
+	remove_tree(root);
+}
+
+/* A sosreport whose files were gzipped in place: read the same. */
+static void sosreport_gzipped_text(void **state)
+{
+	char root[] = "/tmp/pa-sos-XXXXXX", cmd[400];
+	struct pa_load l = { 0 };
+	struct pa_report rep;
+	struct pa_error e;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	make_sos(root, true, NULL);
+	snprintf(cmd, sizeof(cmd), "cd %s/sos_commands/pci && gzip -n lspci_-nnvv && mv lspci_-nnvv.gz lspci_-nnvv",
+		 root);
+	assert_int_equal(system(cmd), 0);
+	l.lspci = root;
+	assert_int_equal(pa_load_report(&l, &rep, &e), 0);
+	assert_int_equal(rep.warnings.n, 0);
+	assert_non_null(find(&rep, "0000:02:00.0")->driver);
+	assert_string_equal(find(&rep, "0000:02:00.0")->driver, "ath9k");
+	pa_report_clear(&rep);
+	remove_tree(root);
+}
+
+/* Without the text, as before: drivers and BAR sizes unknown. */
+static void sosreport_without_text(void **state)
+{
+	char root[] = "/tmp/pa-sos-XXXXXX";
+	struct pa_load l = { 0 };
+	struct pa_report rep;
+	struct pa_error e;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	make_sos(root, false, NULL);
+	l.lspci = root;
+	assert_int_equal(pa_load_report(&l, &rep, &e), 0);
+	assert_int_equal(rep.ndevices, 16);
+	assert_true(find(&rep, "0000:01:00.0")->driver_unknown);
+	assert_true(find(&rep, "0000:00:1b.0")->bars_unknown);
+	pa_report_clear(&rep);
+	remove_tree(root);
+}
+
+/* The text taken at another time: 02:00.0 shows other ids (as lspci -nn
+ * prints them), 01:00.0 is missing, 05:00.0 is only in the text. */
+static void disagreeing_text(FILE *out, const char *line)
+{
+	static bool skip;
+
+	if (!strncmp(line, "02:00.0 ", 8)) {
+		fputs("02:00.0 Network controller [0280]: Atheros Communications Inc. AR9485 [168c:0032] (rev 01)\n", out);
+		return;
+	}
+	if (isxdigit((unsigned char)line[0]) && line[2] == ':')
+		skip = !strncmp(line, "01:00.0 ", 8);
+	if (!skip)
+		fputs(line, out);
+	if (!strncmp(line, "00:1f.3 ", 8))
+		fputs("\tKernel driver in use: i801_smbus\n\n05:00.0 Ethernet controller [0200]: Intel Corporation I210 [8086:1533] (rev 03)\n\tKernel driver in use: igb\n\n", out);
+}
+
+static void sosreport_text_disagrees(void **state)
+{
+	char root[] = "/tmp/pa-sos-XXXXXX";
+	struct pa_load l = { 0 };
+	struct pa_report rep;
+	struct pa_error e;
+	const struct pa_device *d;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	make_sos(root, true, disagreeing_text);
+	l.lspci = root;
+	assert_int_equal(pa_load_report(&l, &rep, &e), 0);
+	assert_int_equal(rep.ndevices, 16);
+	/* The configuration space wins; the text's facts are not used. */
+	d = find(&rep, "0000:02:00.0");
+	assert_int_equal(d->vendor, 0x168c);
+	assert_int_equal(d->device, 0x002a);
+	assert_true(d->driver_unknown);
+	assert_null(d->driver);
+	assert_true(warned(&rep, "0000:02:00.0", "168c:0032"));
+	assert_true(find(&rep, "0000:01:00.0")->driver_unknown);
+	assert_true(warned(&rep, "0000:01:00.0", "not in sos_commands/pci/lspci_-nnvv"));
+	assert_null(find(&rep, "0000:05:00.0"));
+	assert_true(warned(&rep, "0000:05:00.0", "no such function"));
+	/* The others keep the text's drivers. */
+	assert_string_equal(find(&rep, "0000:00:1c.0")->driver, "pcieport");
+	assert_false(find(&rep, "0000:00:1c.0")->driver_unknown);
+	assert_int_equal(rep.warnings.n, 3);
+	pa_report_clear(&rep);
+	remove_tree(root);
+}
+
+/* sos's lspci -tv puts back a bridge whose proc/bus/pci file is missing,
+ * as --lspci does with lspci -t in the file. */
+static void sosreport_tree(void **state)
+{
+	char root[] = "/tmp/pa-sos-XXXXXX", path[300];
+	static const char drawing[] =
+		"-[0000:00]-+-1b.0  Intel Corporation 82801G (ICH7 Family) High Definition Audio Controller\n"
+		"           +-1c.0-[01]----00.0  Realtek Semiconductor Co., Ltd. RTL8101/2/6E PCI Express Fast/Gigabit Ethernet controller\n"
+		"           +-1c.1-[02]----00.0  Qualcomm Atheros AR928X Wireless Network Adapter (PCI-Express)\n"
+		"           \\-1f.3  Intel Corporation NM10/ICH7 Family SMBus Controller\n";
+	struct pa_load l = { 0 };
+	struct pa_report rep;
+	struct pa_error e;
+	const struct pa_device *d;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	make_sos(root, true, NULL);
+	snprintf(path, sizeof(path), "%s/proc/bus/pci/00/1c.1", root);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/sos_commands/pci/lspci_-tv", root);
+	write_file(path, drawing, strlen(drawing));
+	l.lspci = root;
+	assert_int_equal(pa_load_report(&l, &rep, &e), 0);
+	d = find(&rep, "0000:00:1c.1");
+	assert_non_null(d);
+	assert_true(d->config_not_captured);
+	upstream_is(&rep, "0000:02:00.0", "0000:00:1c.1");
+	assert_true(warned(&rep, "0000:00:1c.1", "configuration space has no such function"));
+	pa_report_clear(&rep);
+	remove_tree(root);
+}
+
 /* A VF's vendor and device ids read 0xffff; the rest of it answers. */
 static void vf_is_readable(void **state)
 {
@@ -466,6 +784,7 @@ int main(void)
 		cmocka_unit_test(quoted_mail),
 		cmocka_unit_test(indented_twice),
 		cmocka_unit_test(nothing_there),
+		cmocka_unit_test(header_ids),
 		cmocka_unit_test(tree_from_bus_numbers),
 		cmocka_unit_test(filtered_capture),
 		cmocka_unit_test(tree_drawing),
@@ -475,6 +794,11 @@ int main(void)
 		cmocka_unit_test(header_only_refused),
 		cmocka_unit_test(bus_loop),
 		cmocka_unit_test(sosreport),
+		cmocka_unit_test(sosreport_lspci_text),
+		cmocka_unit_test(sosreport_without_text),
+		cmocka_unit_test(sosreport_gzipped_text),
+		cmocka_unit_test(sosreport_text_disagrees),
+		cmocka_unit_test(sosreport_tree),
 		cmocka_unit_test(vf_is_readable),
 	};
 

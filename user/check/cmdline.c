@@ -148,3 +148,23 @@ bool pa_cmdline_true(const char *value)
 	return (value[0] == 'o' || value[0] == 'O') &&
 	       (value[1] == 'n' || value[1] == 'N');
 }
+
+bool pa_param_iommu_acs(const struct pa_param *p)
+{
+	static const char *const names[] = {
+		"iommu", "intel_iommu", "amd_iommu", "pcie_acs_override",
+	};
+	static const char *const pci[] = {
+		"noacs", "disable_acs_redir", "config_acs", "noats",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(p->name, names[i]))
+			return true;
+	if (!strncmp(p->name, "iommu.", 6))
+		return true;
+	for (size_t i = 0; !strcmp(p->name, "pci") && i < sizeof(pci) / sizeof(pci[0]); i++)
+		if (lists_option(p->value, pci[i]))
+			return true;
+	return false;
+}

@@ -37,6 +37,11 @@ const struct pa_param *pa_cmdline_last(const struct pa_cmdline *cl,
 const struct pa_param *pa_cmdline_option(const struct pa_cmdline *cl,
 					 const char *name, const char *option);
 
+/* Whether p sets up the IOMMU or ACS: iommu=, iommu.*=, intel_iommu=,
+ * amd_iommu=, pcie_acs_override=, and pci= with noacs, disable_acs_redir,
+ * config_acs or noats. */
+bool pa_param_iommu_acs(const struct pa_param *p);
+
 /* Whether a boolean parameter value reads as true, as kstrtobool(). */
 bool pa_cmdline_true(const char *value);
 

@@ -52,9 +52,12 @@ static const struct command commands[] = {
 	  "                space under DIR (/sys, or a fixture's directory)\n"
 	  "  --lspci FILE  from lspci -xxxx output (-vvv, -D, quoted in mail,\n"
 	  "                an nvidia-bug-report log) or a sosreport directory\n" },
-	{ "info", pa_cmd_info, "[--json]",
-	  "module and kernel versions, features, IOMMU mode", 0, 0, 0,
-	  NULL },
+	{ "info", pa_cmd_info, "[--json] [SOURCE]",
+	  "module and kernel versions, features, IOMMU mode", 0, 0, OPT_SOURCE,
+	  "SOURCE is --input FILE, --sysfs DIR or --lspci FILE, as for report:\n"
+	  "a snapshot gives the info it recorded; sysfs and lspci what they\n"
+	  "show (the kernel command line's IOMMU and ACS parameters where the\n"
+	  "input has it), every other field unknown with the reason.\n" },
 	{ "p2p", pa_cmd_p2p, "[--json] [SOURCE] A B",
 	  "P2P DMA from A to B: path, verdicts, remedy", 2, 2, OPT_SOURCE,
 	  "A is the provider (the DMA target's memory), B the client; each is\n"
@@ -269,6 +272,21 @@ static int value_option(const struct command *cmd, int argc, char **argv,
 	return -1;
 }
 
+/* --input, --sysfs or --lspci, with its value or not: a source, for a
+ * command that takes none. */
+static bool is_source(const char *arg)
+{
+	static const char *const names[] = { "--input", "--sysfs", "--lspci" };
+
+	for (size_t k = 0; k < 3; k++) {
+		size_t n = strlen(names[k]);
+
+		if (!strncmp(arg, names[k], n) && (!arg[n] || arg[n] == '='))
+			return true;
+	}
+	return false;
+}
+
 /* Parses a command's own arguments, then runs it. */
 static int run_command(const struct command *cmd, int argc, char **argv,
 		       struct pa_cli_opts *opts, struct pa_error *e)
@@ -297,6 +315,9 @@ static int run_command(const struct command *cmd, int argc, char **argv,
 			opts->rules = true;
 		else if ((taken = value_option(cmd, argc, argv, &i, opts, e)) >= 0)
 			rc = taken;
+		else if (is_source(arg))
+			rc = pa_error_usage(e, "%s follows the running kernel's events as they happen: it cannot read %.7s (a snapshot, sysfs copy or lspci capture holds no events)",
+					    cmd->name, arg);
 		else if (arg[0] == '-')
 			rc = pa_error_usage(e, "unknown option '%s' for %s", arg,
 					    cmd->name);

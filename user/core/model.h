@@ -207,6 +207,24 @@ struct pa_info {
 	bool iommu_unknown;
 };
 
+/*
+ * What info can say of a report read without the module (info --input,
+ * --sysfs, --lspci): each field the source does not give is printed as
+ * unknown with why, never as a value. The module knows them all.
+ */
+struct pa_info_source {
+	const char *kind;	/* "snapshot", "sysfs", "lspci", "sosreport" */
+	const char *path;
+	const char *why;	/* why the rest is unknown: "not in an lspci capture" */
+	bool module_known;	/* module_version and p2p_rules */
+	bool kernel_known;	/* kernel_release */
+	bool features_known;	/* the module's build features */
+	bool iommu_mode_known;	/* IOMMU present, its default mode, strictness */
+	bool groups_known;	/* group_count */
+	/* The host's kernel command line, NULL when the input has none. */
+	const char *cmdline;
+};
+
 /* Where a report came from; check and snapshots keep it. */
 enum pa_host_source {
 	PA_SOURCE_MODULE = 1,	/* the kernel module */

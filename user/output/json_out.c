@@ -9,6 +9,7 @@
 
 #include "abi_names.h"
 #include "bdf.h"
+#include "cmdline.h"
 #include "fabric_json.h"
 #include "p2p_json.h"
 #include "report_schema.h"
@@ -157,4 +158,73 @@ int pa_json_topo(FILE *f, const struct pa_report *rep,
 int pa_json_info(FILE *f, const struct pa_info *info)
 {
 	return pa_json_print(f, document(info));
+}
+
+/* The kernel command line's IOMMU and ACS parameters, as written; NULL
+ * without a command line. */
+static json_object *iommu_params(const char *cmdline)
+{
+	struct pa_cmdline cl = { 0 };
+	json_object *array;
+
+	if (!cmdline || pa_cmdline_parse(cmdline, &cl))
+		return NULL;
+	array = json_object_new_array();
+	for (size_t i = 0; i < cl.n; i++)
+		if (pa_param_iommu_acs(&cl.params[i]))
+			json_object_array_add(array,
+				json_object_new_string(cl.params[i].text));
+	pa_cmdline_clear(&cl);
+	return array;
+}
+
+/* key null in info, and why in unknown. */
+static void unknown(json_object *info, json_object *why, const char *key,
+		    const char *reason)
+{
+	json_object_object_add(info, key, NULL);
+	pa_json_add(why, key, json_object_new_string(reason));
+}
+
+int pa_json_info_source(FILE *f, const struct pa_info *info,
+			const struct pa_info_source *src)
+{
+	json_object *root = document(info), *source = json_object_new_object();
+	json_object *why = json_object_new_object(), *in = NULL;
+	json_object *params = iommu_params(src->cmdline);
+
+	json_object_object_get_ex(root, "info", &in);
+	pa_json_add(source, "kind", json_object_new_string(src->kind));
+	pa_json_add(source, "path", json_object_new_string(src->path));
+	pa_json_add(root, "source", source);
+	if (!src->module_known) {
+		unknown(in, why, "module_version", src->why);
+		unknown(in, why, "p2p_rules", src->why);
+	}
+	if (!src->kernel_known || !info->kernel_release)
+		unknown(in, why, "kernel_release", src->why);
+	/* sysfs: whether an IOMMU is there (groups), not the module's build. */
+	if (!src->features_known && src->iommu_mode_known) {
+		json_object *features = json_object_new_object();
+
+		pa_json_add(features, "iommu_present", json_object_new_boolean(
+			(info->features & PCIEAUDIT_F_IOMMU_PRESENT) != 0));
+		json_object_object_add(in, "features", features);
+		pa_json_add(why, "features", json_object_new_string(src->why));
+	} else if (!src->features_known) {
+		unknown(in, why, "features", src->why);
+	}
+	if (!src->iommu_mode_known) {
+		unknown(in, why, "iommu_default_mode", src->why);
+		unknown(in, why, "iommu_strict", src->why);
+	}
+	if (!src->groups_known)
+		unknown(in, why, "group_count", src->why);
+	if (!params)
+		pa_json_add(why, "iommu_params", json_object_new_string(
+			src->cmdline ? "out of memory" :
+				       "no kernel command line in the input"));
+	pa_json_add(root, "iommu_params", params);
+	pa_json_add(root, "unknown", why);
+	return pa_json_print(f, root);
 }

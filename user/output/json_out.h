@@ -34,6 +34,12 @@ int pa_json_report(FILE *f, const struct pa_report *rep);
 /* {"schema_version", "info"}; 0 or a negative errno. */
 int pa_json_info(FILE *f, const struct pa_info *info);
 
+/* info of a source without the module: {"schema_version", "source":
+ * {"kind", "path"}, "info" (null where src does not know), "unknown":
+ * {field: why}, "iommu_params": [word] | null}. 0 or a negative errno. */
+int pa_json_info_source(FILE *f, const struct pa_info *info,
+			const struct pa_info_source *src);
+
 /* {"schema_version", "info", "p2p"}: every pair of rep->p2p, each with its
  * legend and narrowest link; 0 or a negative errno. */
 int pa_json_p2p(FILE *f, const struct pa_report *rep);

@@ -13,6 +13,7 @@
 #include "acs.h"
 #include "aer.h"
 #include "bdf.h"
+#include "cmdline.h"
 #include "link.h"
 #include "link_history.h"
 
@@ -440,6 +441,69 @@ int pa_text_report(FILE *f, const struct pa_report *rep)
 	free(t.printed);
 	free(t.prefix);
 	return err;
+}
+
+/* The kernel command line's IOMMU and ACS parameters, as written. */
+static void iommu_params(FILE *f, const char *cmdline)
+{
+	struct pa_cmdline cl = { 0 };
+	size_t shown = 0;
+
+	fprintf(f, "IOMMU/ACS boot:  ");
+	if (!cmdline) {
+		fprintf(f, "unknown (no kernel command line in the input)\n");
+		return;
+	}
+	if (pa_cmdline_parse(cmdline, &cl)) {
+		fprintf(f, "unknown (out of memory)\n");
+		return;
+	}
+	for (size_t i = 0; i < cl.n; i++)
+		if (pa_param_iommu_acs(&cl.params[i]))
+			fprintf(f, "%s%s", shown++ ? " " : "", cl.params[i].text);
+	fprintf(f, "%s\n", shown ? "" : "none on the kernel command line");
+	pa_cmdline_clear(&cl);
+}
+
+int pa_text_info_source(FILE *f, const struct pa_info *info,
+			const struct pa_info_source *src)
+{
+	const char *why = src->why;
+
+	fprintf(f, "source:          %s %s\n", src->kind, src->path);
+	if (src->module_known)
+		fprintf(f, "module version:  %s\n", or_text(info->module_version, "?"));
+	else
+		fprintf(f, "module version:  unknown (%s)\n", why);
+	if (src->kernel_known && info->kernel_release)
+		fprintf(f, "kernel release:  %s\n", info->kernel_release);
+	else
+		fprintf(f, "kernel release:  unknown (%s)\n", why);
+	if (src->module_known && info->p2p_rules)
+		fprintf(f, "P2P rules:       %s\n", info->p2p_rules);
+	if (src->features_known) {
+		fprintf(f, "features:       ");
+		for (size_t i = 0; i < PA_NFEATURES; i++)
+			fprintf(f, " %s%c", pa_feature_names[i].name,
+				info->features & pa_feature_names[i].bit ? '+' : '-');
+		fputc('\n', f);
+	} else {
+		fprintf(f, "features:        unknown (%s)\n", why);
+	}
+	if (src->iommu_mode_known) {
+		fprintf(f, "IOMMU default:   %s\n", iommu_mode_text(info));
+		fprintf(f, "IOMMU strict:    %s\n", iommu_strict_text(info));
+	} else {
+		fprintf(f, "IOMMU default:   unknown (%s)\n", why);
+		fprintf(f, "IOMMU strict:    unknown (%s)\n", why);
+	}
+	fprintf(f, "PCI functions:   %u\n", info->device_count);
+	if (src->groups_known)
+		fprintf(f, "IOMMU groups:    %u\n", info->group_count);
+	else
+		fprintf(f, "IOMMU groups:    unknown (%s)\n", why);
+	iommu_params(f, src->cmdline);
+	return status(f);
 }
 
 int pa_text_info(FILE *f, const struct pa_info *info)

@@ -14,6 +14,12 @@ int pa_text_report(FILE *f, const struct pa_report *rep);
 /* One "name: value" line per module info field; 0 or a negative errno. */
 int pa_text_info(FILE *f, const struct pa_info *info);
 
+/* info of a source without the module: where it came from, each field
+ * src says it knows, the rest "unknown (why)", and the IOMMU and ACS
+ * parameters of the kernel command line. 0 or a negative errno. */
+int pa_text_info_source(FILE *f, const struct pa_info *info,
+			const struct pa_info_source *src);
+
 /* Also used by the P2P output: */
 
 /* "<bdf> <type> [vvvv:dddd] <class>: <vendor> <device> (driver x, NUMA node

@@ -221,6 +221,10 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 	if (!err)
 		err = pa_lspci_model(&s, rep, what, sizeof(what));
 	pa_sysfs_clear(&s);
+	/* A sosreport's text against its configuration space. */
+	if (!err)
+		err = pa_warnings_move(&rep->warnings, &extra.warnings);
+	pa_warnings_clear(&extra.warnings);
 	if (!err) {
 		err = pa_lspci_tree_check(&extra.tree, rep);
 		if (err)
@@ -239,6 +243,7 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 	pa_nvsmi_clear(&extra.gpus);
 	if (err) {
 		free(extra.cmdline);
+		free(extra.kernel_release);
 		if (err == -ENODATA)
 			return pa_error_set(e, PA_EXIT_BAD_INPUT, "%s: %s, not its capabilities (lspci -x, or lspci run without root): link and ACS would read as absent; capture lspci -xxxx as root",
 					    l->lspci, what);
@@ -250,6 +255,8 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 	/* Unknown host facts are -1, not 0. */
 	pa_host_clear(&rep->host);
 	rep->host.cmdline = extra.cmdline;
+	/* A sosreport's uname -a: the rules that depend on the release. */
+	rep->info.kernel_release = extra.kernel_release;
 	return 0;
 }
 

@@ -97,29 +97,98 @@ static int read_dump(const char *path, struct pa_sysfs *s)
 	return err;
 }
 
-/* Moves the facts lspci -v printed onto the function they belong to. */
-static void apply_facts(struct pa_lspci_text *t, struct pa_sysfs *s)
+/* The facts lspci -v printed, moved onto d. */
+static void take(struct pa_lspci_facts *f, struct pa_sysfs_dev *d)
 {
-	for (size_t i = 0; i < t->nfunctions; i++) {
-		struct pa_lspci_facts *f = &t->facts[i];
-
-		for (size_t k = 0; k < s->n; k++) {
-			struct pa_sysfs_dev *d = &s->devs[k];
-
-			if (strcmp(d->name, f->bdf))
-				continue;
-			d->driver = f->driver;
-			d->attrs[PA_ATTR_NUMA_NODE] = f->numa_node;
-			d->iommu_group = f->iommu_group;
-			f->driver = f->numa_node = f->iommu_group = NULL;
-			d->bar_sizes_known = f->bar_sizes_known;
-			for (int b = 0; b < PA_MAX_BARS; b++) {
-				d->bar_size[b].size = f->bar_size[b];
-				d->bar_size[b].unassigned = f->bar_unassigned[b];
-			}
-			break;
-		}
+	d->driver = f->driver;
+	d->attrs[PA_ATTR_NUMA_NODE] = f->numa_node;
+	d->iommu_group = f->iommu_group;
+	f->driver = f->numa_node = f->iommu_group = NULL;
+	d->bar_sizes_known = f->bar_sizes_known;
+	for (int b = 0; b < PA_MAX_BARS; b++) {
+		d->bar_size[b].size = f->bar_size[b];
+		d->bar_size[b].unassigned = f->bar_unassigned[b];
 	}
+}
+
+/*
+ * Whether the ids lspci -n printed for d differ from d's configuration
+ * space: text read apart from the bytes (a sosreport's lspci -nnvv) may
+ * have been taken at another time. A VF's ids read all ones in its
+ * configuration space; lspci takes them from sysfs.
+ */
+static bool ids_differ(const struct pa_lspci_facts *f,
+		       const struct pa_sysfs_dev *d)
+{
+	const uint8_t *c = d->config;
+	unsigned int vendor, device;
+
+	if (!f->has_ids || d->config_len < 12)
+		return false;
+	vendor = (unsigned int)c[0] | (unsigned int)c[1] << 8;
+	device = (unsigned int)c[2] | (unsigned int)c[3] << 8;
+	if (vendor == 0xffff && device == 0xffff) {
+		vendor = f->vendor;
+		device = f->device;
+	}
+	return vendor != f->vendor || device != f->device ||
+	       ((unsigned int)c[11] << 8 | c[10]) != f->class ||
+	       (f->revision >= 0 && c[8] != f->revision);
+}
+
+static int disagree(const struct pa_lspci_facts *f,
+		    const struct pa_sysfs_dev *d, const char *text,
+		    struct pa_warnings *w)
+{
+	const uint8_t *c = d->config;
+
+	return pa_warn(w, "%s: %s shows %04x:%04x class %04x, its configuration space %02x%02x:%02x%02x class %02x%02x rev %02x (the text taken at another time?): the configuration space is used, and the text's driver, NUMA node, IOMMU group and BAR sizes are not",
+		       d->name, text, f->vendor, f->device, f->class, c[1],
+		       c[0], c[3], c[2], c[11], c[10], c[8]);
+}
+
+/*
+ * Moves the facts lspci -v printed onto the function they belong to.
+ * text names the file the facts came from apart from the configuration
+ * space (a sosreport's), or is NULL when each function's facts and hex
+ * came together. With text, the two are held against each other, and a
+ * function that only one of them shows is warned about.
+ */
+static int apply_facts(struct pa_lspci_text *t, struct pa_sysfs *s,
+		       const char *text, struct pa_warnings *w)
+{
+	bool *seen = calloc(s->n + 1, sizeof(*seen));
+	int err = seen ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !err && i < t->nfacts; i++) {
+		struct pa_lspci_facts *f = &t->facts[i];
+		size_t k = 0;
+
+		while (k < s->n && strcmp(s->devs[k].name, f->bdf))
+			k++;
+		if (k == s->n) {
+			if (text)
+				err = pa_warn(w, "%s: %s shows it, but the configuration space has no such function (removed since?): left out",
+					      f->bdf, text);
+			continue;
+		}
+		seen[k] = true;
+		if (text && ids_differ(f, &s->devs[k])) {
+			s->devs[k].driver_unknown = true;
+			err = disagree(f, &s->devs[k], text, w);
+			continue;
+		}
+		take(f, &s->devs[k]);
+	}
+	for (size_t k = 0; !err && text && k < s->n; k++) {
+		if (seen[k])
+			continue;
+		s->devs[k].driver_unknown = true;
+		err = pa_warn(w, "%s: not in %s: its driver, NUMA node, IOMMU group and BAR sizes are unknown",
+			      s->devs[k].name, text);
+	}
+	free(seen);
+	return err;
 }
 
 /* libpci reads a dump from a file: the normalised text goes to one. */
@@ -165,7 +234,7 @@ static int read_text(const char *path, struct pa_sysfs *s,
 		err = read_dump(tmp, s);
 	unlink(tmp);
 	if (!err)
-		apply_facts(&t, s);
+		err = apply_facts(&t, s, NULL, &extra->warnings);
 	extra->drivers_known = t.verbose;
 	extra->iommu_known = t.iommu_groups;
 	pa_lspci_text_clear(&t);
@@ -235,8 +304,114 @@ static char *read_small(const char *dir, const char *name)
 	return text;
 }
 
-static int read_sosreport(const char *root, struct pa_sysfs *s, char **cmdline,
-			  char *why, size_t whylen)
+/*
+ * sos's pci plugin stores lspci's output as sos_commands/pci/lspci_<args>:
+ * -nnvv in today's sos (sos/report/plugins/pci.py, with a top-level
+ * "lspci" link to it), -nvv in older ones (sos/plugins/pci.py, plain
+ * lspci at the top); -tv in both.
+ */
+static const char *const sos_verbose[] = {
+	"sos_commands/pci/lspci_-nnvv", "sos_commands/pci/lspci_-nvv",
+	"sos_commands/pci/lspci_-nnvvv", "sos_commands/pci/lspci_-vvv",
+	"sos_commands/pci/lspci_-vv",
+};
+static const char *const sos_tree[] = {
+	"sos_commands/pci/lspci_-tv", "sos_commands/pci/lspci_-nntv",
+	"sos_commands/pci/lspci_-t",
+};
+
+/* root/name, gzipped or not; -ENOENT when absent. */
+static int read_sos_file(const char *root, const char *name, char **text,
+			 size_t *len, char *why, size_t whylen)
+{
+	char path[PATH_MAX];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", root, name);
+	err = pa_read_file_gz(path, PA_LSPCI_MAX, text, len, why, whylen);
+	if (err == -EBADMSG)
+		snprintf(why + strlen(why), whylen - strlen(why), " (%s)",
+			 path);
+	return err == -EBADMSG || err == -EFBIG || err == -ENOMEM ? err :
+	       err ? -ENOENT : 0;
+}
+
+/* The first of sos's lspci -v files that shows a function, its facts
+ * put on the functions of proc/bus/pci. */
+static int sos_facts(const char *root, struct pa_sysfs *s,
+		     struct pa_lspci_extra *extra, char *why, size_t whylen)
+{
+	struct pa_lspci_text t = { 0 };
+	size_t i, len;
+	char *text;
+	int err = -ENOENT;
+
+	for (i = 0; err == -ENOENT && i < sizeof(sos_verbose) / sizeof(sos_verbose[0]); i++) {
+		err = read_sos_file(root, sos_verbose[i], &text, &len, why,
+				    whylen);
+		if (err)
+			continue;
+		err = pa_lspci_normalise(text, len, &t);
+		free(text);
+		if (!err && !t.nfacts) {
+			pa_lspci_text_clear(&t);
+			err = -ENOENT;
+		}
+	}
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	extra->drivers_known = t.verbose;
+	extra->iommu_known = t.iommu_groups;
+	extra->text = sos_verbose[i - 1];
+	err = apply_facts(&t, s, extra->text, &extra->warnings);
+	pa_lspci_text_clear(&t);
+	return err;
+}
+
+/* lspci -tv's drawing, which places the bridges as lspci saw them. */
+static int sos_drawing(const char *root, struct pa_lspci_extra *extra,
+		       char *why, size_t whylen)
+{
+	size_t len;
+	char *text;
+	int err = -ENOENT;
+
+	for (size_t i = 0; err == -ENOENT && i < sizeof(sos_tree) / sizeof(sos_tree[0]); i++)
+		err = read_sos_file(root, sos_tree[i], &text, &len, why,
+				    whylen);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	err = pa_lspci_tree_parse(text, len, &extra->tree);
+	free(text);
+	return err;
+}
+
+/* uname -a's release, its third word ("Linux HOST RELEASE ..."), as sos's
+ * kernel plugin stored it; NULL when absent. */
+static char *sos_kernel_release(const char *root)
+{
+	static const char *const names[] = {
+		"sos_commands/kernel/uname_-a", "uname",
+	};
+	char word[3][256], *line;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		line = read_small(root, names[i]);
+		if (!line)
+			continue;
+		if (sscanf(line, "%255s %255s %255s", word[0], word[1],
+			   word[2]) == 3 && !strcmp(word[0], "Linux")) {
+			free(line);
+			return strdup(word[2]);
+		}
+		free(line);
+	}
+	return NULL;
+}
+
+static int read_sosreport(const char *root, struct pa_sysfs *s,
+			  struct pa_lspci_extra *extra, char *why,
+			  size_t whylen)
 {
 	char path[PATH_MAX];
 	struct dirent *e;
@@ -261,7 +436,13 @@ static int read_sosreport(const char *root, struct pa_sysfs *s, char **cmdline,
 	if (!err && !s->n)
 		err = -ENOENT;
 	if (!err)
-		*cmdline = read_small(root, "proc/cmdline");
+		err = sos_facts(root, s, extra, why, whylen);
+	if (!err)
+		err = sos_drawing(root, extra, why, whylen);
+	if (!err) {
+		extra->cmdline = read_small(root, "proc/cmdline");
+		extra->kernel_release = sos_kernel_release(root);
+	}
 	return err;
 }
 
@@ -279,7 +460,7 @@ int pa_lspci_read(const char *path, struct pa_sysfs *s,
 		return -errno;
 	if (strcmp(path, "-") && S_ISDIR(st.st_mode)) {
 		snprintf(what, whatlen, "%s/proc/bus/pci", path);
-		err = read_sosreport(path, s, &extra->cmdline, why, sizeof(why));
+		err = read_sosreport(path, s, extra, why, sizeof(why));
 	} else {
 		err = read_text(path, s, extra, why, sizeof(why));
 	}
@@ -290,7 +471,9 @@ int pa_lspci_read(const char *path, struct pa_sysfs *s,
 		pa_sysfs_clear(s);
 		pa_lspci_tree_clear(&extra->tree);
 		pa_nvsmi_clear(&extra->gpus);
+		pa_warnings_clear(&extra->warnings);
 		free(extra->cmdline);
+		free(extra->kernel_release);
 		*extra = (struct pa_lspci_extra){ 0 };
 	}
 	return err;

@@ -2,8 +2,9 @@
 /*
  * The reads behind --lspci: a file of `lspci -xxxx` output (a bug report,
  * a mail, an nvidia-bug-report log, gzipped or not), or a sosreport
- * directory (its binary proc/bus/pci configuration space and
- * proc/cmdline, each file gzipped or not). Thin: files in,
+ * directory (its binary proc/bus/pci configuration space, lspci -nnvv's
+ * and -tv's text under sos_commands/pci, and proc/cmdline, each file
+ * gzipped or not). Thin: files in,
  * bytes out; the hex goes through libpci's dump reader, as `lspci -F`
  * reads it, and lspci_model.c makes the report.
  */
@@ -23,18 +24,30 @@
 /* What the input showed besides configuration space. */
 struct pa_lspci_extra {
 	char *cmdline;		/* a sosreport's proc/cmdline, or NULL */
+	/* A sosreport's uname -a release (sos_commands/kernel/uname_-a), or
+	 * NULL. */
+	char *kernel_release;
 	bool drivers_known;	/* lspci -v's text came along */
 	bool iommu_known;	/* lspci -v named IOMMU groups */
 	struct pa_lspci_tree tree;	/* lspci -t's drawing, if the file has one */
 	/* nvidia-smi -q's framebuffer sizes (an nvidia-bug-report log);
 	 * pa_nvsmi_clear() frees them. */
 	struct pa_nvsmi gpus;
+	/* A sosreport's lspci -v file read ("sos_commands/pci/lspci_-nnvv"),
+	 * or NULL: static, not freed. */
+	const char *text;
+	/* Where that text and proc/bus/pci disagree, each function named;
+	 * pa_warnings_clear() frees them. */
+	struct pa_warnings warnings;
 };
 
 /*
  * Fills s with one entry per function: name (the BDF), config, and where
  * lspci -v printed them its driver, NUMA node and IOMMU group; the rest
- * stays NULL: unknown. Any file may be gzip (nvidia-bug-report.log.gz):
+ * stays NULL: unknown. A sosreport's lspci -v text is held against its
+ * configuration space: where they show different ids, or one a function
+ * the other lacks, the configuration space wins, the function's facts
+ * stay unknown (driver_unknown) and extra->warnings names it. Any file may be gzip (nvidia-bug-report.log.gz):
  * told by its magic bytes. Returns 0, -ENOENT when path holds no function
  * at all, -EFBIG, -EINVAL when libpci rejects the dump, -EBADMSG for gzip
  * data that is corrupt or cut short, or another negative errno; *what

@@ -18,6 +18,10 @@ struct function {
 	uint8_t bytes[CONFIG_MAX];
 	bool have[NLINES];	/* which hex lines were given */
 	char *driver, *numa_node, *iommu_group;
+	/* lspci -n's or -nn's ids on the header line. */
+	bool has_ids;
+	uint16_t vendor, device, class;
+	int revision;		/* -1: the header printed none */
 	bool verbose;
 	uint64_t bar_size[6];
 	bool bar_unassigned[6];
@@ -85,6 +89,70 @@ static bool header(const char *p, const char *end, struct function *f)
 	return true;
 }
 
+/* needle within [p, end), or NULL: the text is not NUL-terminated. */
+static const char *within(const char *p, const char *end, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; p + n <= end; p++)
+		if (!memcmp(p, needle, n))
+			return p;
+	return NULL;
+}
+
+/* Past a header's first column: its first blank. */
+static const char *past_bdf(const char *p, const char *end)
+{
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	return p;
+}
+
+/* "[hhhh:hhhh]" at p: lspci -nn's vendor and device. */
+static bool bracket_ids(const char *p, const char *end, unsigned int *v,
+			unsigned int *d)
+{
+	return end - p >= 11 && p[0] == '[' && hex(p + 1, end, 4, 4, v) &&
+	       p[5] == ':' && hex(p + 6, end, 4, 4, d) && p[10] == ']';
+}
+
+/*
+ * The rest of a header line: lspci -nn's "Class [cccc]: Name [vvvv:dddd]
+ * (rev rr)" or lspci -n's "cccc: vvvv:dddd (rev rr)"; without -n, the
+ * names alone, and the ids stay unknown.
+ */
+static void header_ids(const char *p, const char *end, struct function *f)
+{
+	unsigned int c, v, d, r;
+	const char *q;
+
+	f->has_ids = false;
+	f->revision = -1;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (hex(p, end, 4, 4, &c) && end - p >= 15 && p[4] == ':' &&
+	    p[5] == ' ' && hex(p + 6, end, 4, 4, &v) && p[10] == ':' &&
+	    hex(p + 11, end, 4, 4, &d)) {
+		f->has_ids = true;
+		q = p + 15;
+	} else {
+		q = within(p, end, "]: ");
+		if (!q || q - p < 5 || q[-5] != '[' ||
+		    !hex(q - 4, end, 4, 4, &c))
+			return;
+		for (q += 3; q < end && !f->has_ids; q++)
+			f->has_ids = bracket_ids(q, end, &v, &d);
+	}
+	if (!f->has_ids)
+		return;
+	f->class = (uint16_t)c;
+	f->vendor = (uint16_t)v;
+	f->device = (uint16_t)d;
+	q = within(q, end, "(rev ");
+	if (q && hex(q + 5, end, 2, 2, &r) && q + 7 < end && q[7] == ')')
+		f->revision = (int)r;
+}
+
 /* "OO: xx xx ...": offset and up to 16 bytes, nothing else. */
 static bool hex_line(const char *p, const char *end, struct function *f)
 {
@@ -128,18 +196,20 @@ static void function_clear(struct function *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* "Label: value" of lspci -v, value up to the first blank. */
+/* "Label: value" of lspci -v, the value up to the end of the line: old
+ * kernels' driver names hold blanks ("HDA Intel"). */
 static int fact(const char *p, const char *end, const char *label, char **to)
 {
-	size_t n = strlen(label), len = 0;
+	size_t n = strlen(label), len;
 
 	if ((size_t)(end - p) <= n || memcmp(p, label, n))
 		return 0;
 	p += n;
 	while (p < end && *p == ' ')
 		p++;
-	while (p + len < end && !isspace((unsigned char)p[len]))
-		len++;
+	len = (size_t)(end - p);
+	while (len && isspace((unsigned char)p[len - 1]))
+		len--;
 	if (!len)
 		return 0;
 	free(*to);
@@ -159,17 +229,6 @@ static uint64_t size_of(const char *p, const char *end)
 	if (p < end && *p && (u = strchr(units, *p)))
 		v <<= 10 * (u - units + 1);
 	return v;
-}
-
-/* needle within [p, end), or NULL: the text is not NUL-terminated. */
-static const char *within(const char *p, const char *end, const char *needle)
-{
-	size_t n = strlen(needle);
-
-	for (; p + n <= end; p++)
-		if (!memcmp(p, needle, n))
-			return p;
-	return NULL;
 }
 
 /* "Region N: Memory at ... [size=S]": the BAR's size, or that the line
@@ -233,7 +292,9 @@ static int commit(struct functions *fs, struct function *f)
 {
 	struct function *more;
 
-	if (!length(f)) {
+	/* Neither hex nor lspci -v's text: a line that only looked like a
+	 * header. */
+	if (!length(f) && !f->verbose && !f->has_ids) {
 		function_clear(f);
 		return 0;
 	}
@@ -270,6 +331,8 @@ static int write_out(const struct functions *fs, char **out)
 		const struct function *f = &fs->v[i];
 		size_t n = length(f);
 
+		if (!n)
+			continue;
 		fprintf(m, "%04x:%02x:%02x.%u function\n", f->domain, f->bus,
 			f->dev, f->fn);
 		for (size_t off = 0; off < n; off += LINE_BYTES) {
@@ -299,6 +362,12 @@ static int take_facts(struct functions *fs, struct pa_lspci_text *out)
 		t->numa_node = f->numa_node;
 		t->iommu_group = f->iommu_group;
 		f->driver = f->numa_node = f->iommu_group = NULL;
+		t->has_dump = length(f) > 0;
+		t->has_ids = f->has_ids;
+		t->vendor = f->vendor;
+		t->device = f->device;
+		t->class = f->class;
+		t->revision = f->revision;
 		t->bar_sizes_known = f->verbose && !f->region_without_size;
 		memcpy(t->bar_size, f->bar_size, sizeof(t->bar_size));
 		memcpy(t->bar_unassigned, f->bar_unassigned,
@@ -311,7 +380,7 @@ static int take_facts(struct functions *fs, struct pa_lspci_text *out)
 
 void pa_lspci_text_clear(struct pa_lspci_text *t)
 {
-	for (size_t i = 0; t->facts && i < t->nfunctions; i++) {
+	for (size_t i = 0; t->facts && i < t->nfacts; i++) {
 		free(t->facts[i].driver);
 		free(t->facts[i].numa_node);
 		free(t->facts[i].iommu_group);
@@ -345,6 +414,7 @@ int pa_lspci_normalise(const char *text, size_t len, struct pa_lspci_text *out)
 			cur->bus = h.bus;
 			cur->dev = h.dev;
 			cur->fn = h.fn;
+			header_ids(past_bdf(s, line_end), line_end, cur);
 			open = true;
 		} else if (open && !hex_line(s, line_end, cur)) {
 			err = verbose_line(s, line_end, cur);
@@ -355,9 +425,12 @@ int pa_lspci_normalise(const char *text, size_t len, struct pa_lspci_text *out)
 		err = commit(&fs, cur);
 	if (!err)
 		err = write_out(&fs, &out->dump);
-	out->nfunctions = fs.n;
+	for (size_t i = 0; i < fs.n; i++)
+		out->nfunctions += length(&fs.v[i]) > 0;
 	if (!err)
 		err = take_facts(&fs, out);
+	if (!err)
+		out->nfacts = fs.n;
 	for (size_t i = 0; i < fs.n; i++)
 		function_clear(&fs.v[i]);
 	if (cur)

@@ -17,6 +17,13 @@
 /* What lspci -v prints of a function beside its registers. */
 struct pa_lspci_facts {
 	char bdf[24];		/* "DDDD:BB:DD.F" */
+	bool has_dump;		/* its hex lines are in dump */
+	/* lspci -n's or -nn's ids on its header line (a sosreport's
+	 * lspci -nnvv), to hold against configuration space read apart. */
+	bool has_ids;
+	uint16_t vendor, device;
+	uint16_t class;		/* base class and subclass */
+	int revision;		/* -1: not printed */
 	char *driver;		/* "Kernel driver in use:", NULL if absent */
 	char *numa_node;	/* "NUMA node:", NULL if absent */
 	char *iommu_group;	/* "IOMMU group:", NULL if absent */
@@ -31,7 +38,10 @@ struct pa_lspci_facts {
 struct pa_lspci_text {
 	char *dump;		/* for libpci: NUL-terminated */
 	size_t nfunctions;	/* functions with hex lines */
-	struct pa_lspci_facts *facts;	/* one per function of dump */
+	/* One per function the text shows, with hex lines or only lspci
+	 * -v's (a sosreport's lspci -nnvv): nfacts of them. */
+	struct pa_lspci_facts *facts;
+	size_t nfacts;
 	/* Some function came with lspci -v's text: where its driver line is
 	 * missing, it has none. Without, drivers are unknown. */
 	bool verbose;
@@ -42,7 +52,8 @@ struct pa_lspci_text {
  * Keeps each function's header line and the hex lines that follow it,
  * whatever else lies between, and the facts above; strips quoting and
  * indentation; adds the domain 0000 where lspci left it out. A function
- * given twice (two dumps in one log) keeps its longer dump. 0 or -ENOMEM;
+ * given twice (two dumps in one log) keeps its longer dump. Functions of
+ * lspci -v text without hex lines keep their facts, not in dump. 0 or -ENOMEM;
  * pa_lspci_text_clear() frees *out.
  */
 int pa_lspci_normalise(const char *text, size_t len, struct pa_lspci_text *out);

@@ -305,6 +305,7 @@ static int device_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 	if (d->has_pf)
 		d->flags |= PCIEAUDIT_DEV_F_VIRTFN;
 	fill_iommu(s, d);
+	d->driver_unknown = s->driver_unknown;
 	return dup_name(s->driver, &d->driver);
 }
 

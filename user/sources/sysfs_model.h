@@ -52,6 +52,9 @@ struct pa_sysfs_dev {
 		bool unassigned;	/* lspci's <unassigned> or <ignored> */
 	} bar_size[PA_MAX_BARS];
 	char *resource;
+	/* The source cannot tell this function's driver (a sosreport whose
+	 * lspci -v text lacks it, or shows another device there). */
+	bool driver_unknown;
 	/* Not in the input: a bridge lspci -t drew above a function that is
 	 * (lspci_tree.c). No config; its bus range is the drawing's. */
 	bool placeholder;
