@@ -50,6 +50,11 @@ for p in /sys/bus/pci/devices/*; do
   ls -la $p/ >$o/ls.txt 2>&1
 done
 cat /proc/modules >$F/modules; cat /proc/driver/nvidia/version >$F/nvidia_version; grep -E ' dma_buf_export$' /proc/kallsyms | sed 's/^[0-9a-f]*/0000000000000000/' >$F/kallsyms; cat /proc/cmdline >$F/cmdline; cat /proc/cpuinfo >$F/cpuinfo; cat /sys/devices/system/node/online >$F/node_online
+# The groups' directory itself: without it a copy cannot tell "no IOMMU" (an
+# empty directory, as on the lent H200) from "not copied".
+[ -d /sys/kernel/iommu_groups ] && for g in /sys/kernel/iommu_groups/ /sys/kernel/iommu_groups/*/; do
+  [ -d $g ] && mkdir -p $F/kernel/iommu_groups/${g#/sys/kernel/iommu_groups/} && { [ -r ${g}type ] && cat ${g}type >$F/kernel/iommu_groups/${g#/sys/kernel/iommu_groups/}type; true; }
+done
 mkdir -p $F/node; for n in /sys/devices/system/node/node*; do cat $n/cpumap >$F/node/$(basename $n)-cpumap; cat $n/cpulist >$F/node/$(basename $n)-cpulist; done
 tar -C $D -czf $OUT/h200.tar.gz out sysfs
 cp $D/out/smi-topo-m.txt $D/out/nccl-topo.xml $OUT/ 2>/dev/null

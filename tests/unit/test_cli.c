@@ -2318,6 +2318,30 @@ static void info_snapshot(void **state)
 
 /* info --sysfs: no module version ever, the count of functions sysfs
  * shows, whether an IOMMU is there. */
+/* A sysfs copy without kernel/iommu_groups cannot tell "no IOMMU" from "not
+ * copied": unknown, in text and JSON, and back from the JSON. The same
+ * machine's copy with the (empty) directory says none. Oracle: the lent H200
+ * machine's /sys/kernel/iommu_groups, an empty directory (ls -la, 2026-12-01). */
+static void sysfs_copy_without_groups(void **state)
+{
+	struct result r;
+
+	(void)state;
+	r = run("report", "--sysfs", H200);
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "IOMMU unknown (not in the input)");
+	assert_contains(r.out, "IOMMU groups unknown");
+	release(&r);
+	r = run("--json", "report", "--sysfs", H200);
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "\"group_count\":null");
+	release(&r);
+	r = run("report", "--sysfs", "../fixtures/h200/sysfs");
+	assert_int_equal(r.rc, PA_EXIT_OK);
+	assert_contains(r.out, "IOMMU none, 7 PCI functions, 0 IOMMU groups");
+	release(&r);
+}
+
 static void info_sysfs(void **state)
 {
 	char want[64];
@@ -2342,7 +2366,7 @@ static void info_sysfs(void **state)
 	snprintf(want, sizeof(want), "PCI functions:   %zu\n", n);
 	assert_contains(r.out, want);
 	/* The guest has no IOMMU: no iommu_groups in the fixture. */
-	assert_contains(r.out, "IOMMU default:   none\n");
+	assert_contains(r.out, "IOMMU default:   unknown");
 	assert_contains(r.out, "IOMMU/ACS boot:  unknown (no kernel command line in the input)\n");
 	release(&r);
 
@@ -2452,6 +2476,7 @@ int main(void)
 		TEST(report_text),
 		TEST(info_command),
 		TEST(info_snapshot),
+		TEST(sysfs_copy_without_groups),
 		TEST(info_sysfs),
 		TEST(info_lspci),
 		TEST(info_sosreport),

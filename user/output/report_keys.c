@@ -335,6 +335,18 @@ static int slowest_read(struct pa_json_in *in, const struct pa_schema_field *f,
 #define STR(type, field) .kind = PA_S_STRING, AT(type, field)
 #define NUM(n) (sizeof(n) / sizeof((n)[0]))
 
+/* group_count is null where the source cannot see IOMMU groups (an lspci
+ * dump, a sysfs copy without kernel/iommu_groups): unknown, not 0. */
+static bool groups_known(const void *base)
+{
+	return !((const struct pa_info *)base)->iommu_unknown;
+}
+
+static void groups_found(void *base)
+{
+	((struct pa_info *)base)->iommu_unknown = false;
+}
+
 static const struct pa_schema_field info_fields[] = {
 	{ "module_version", STR(struct pa_info, module_version) },
 	{ "kernel_release", STR(struct pa_info, kernel_release) },
@@ -346,7 +358,8 @@ static const struct pa_schema_field info_fields[] = {
 	{ "iommu_strict", ENUM(struct pa_info, iommu_strict,
 			       pa_iommu_strict_name, pa_iommu_strict_value) },
 	{ "device_count", U(struct pa_info, device_count, 0, UINT32_MAX) },
-	{ "group_count", U(struct pa_info, group_count, 0, UINT32_MAX) },
+	{ "group_count", U(struct pa_info, group_count, 0, UINT32_MAX),
+	  .present = groups_known, .found = groups_found },
 };
 
 const struct pa_schema pa_info_schema = { info_fields, NUM(info_fields) };

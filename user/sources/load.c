@@ -189,6 +189,7 @@ static int from_sysfs(const struct pa_load *l, struct pa_report *rep,
 		return pa_error_set(e, PA_EXIT_RUNTIME, "reading %s failed: %s", what,
 				    strerror(-err));
 	err = pa_sysfs_model(&s, rep);
+	rep->info.iommu_unknown = s.iommu_unknown;
 	pa_sysfs_clear(&s);
 	return err ? pa_error_set(e, PA_EXIT_RUNTIME, "%s", strerror(-err)) : 0;
 }

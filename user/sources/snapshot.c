@@ -27,6 +27,8 @@ static int parse_info(struct pa_json_in *in, json_object *root,
 	int err = pa_json_member(in, root, "", "info", true, json_type_object,
 				 &info);
 
+	/* Until group_count says otherwise (null: unknown). */
+	rep->info.iommu_unknown = true;
 	if (!err)
 		err = pa_schema_read(in, &pa_info_schema, info, "info",
 				     &rep->info, &rep->info);
@@ -180,9 +182,11 @@ static int parse_root(struct pa_json_in *in, json_object *root,
 		err = parse_fabric(in, root, rep);
 	if (err)
 		return err;
-	/* An lspci dump never shows the IOMMU: its absence is unknown. */
-	rep->info.iommu_unknown = rep->has_host &&
-				  rep->host.source == PA_SOURCE_LSPCI;
+	/* Snapshots from before group_count could be null wrote 0 for an
+	 * lspci dump, which never shows the IOMMU without its -v text. */
+	rep->info.iommu_unknown |= rep->has_host &&
+				   rep->host.source == PA_SOURCE_LSPCI &&
+				   !rep->info.group_count;
 	pa_report_sort(rep);
 	pa_p2p_sort(&rep->p2p);
 	return pa_snapshot_check(in, rep);

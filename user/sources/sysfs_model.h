@@ -65,6 +65,9 @@ struct pa_sysfs {
 	struct pa_sysfs_dev *devs;
 	size_t n;
 	char *kernel_release;	/* NULL when not the running host */
+	/* A copy that holds neither kernel/iommu_groups nor any function's
+	 * iommu_group link cannot tell "no IOMMU" from "not copied". */
+	bool iommu_unknown;
 };
 
 void pa_sysfs_clear(struct pa_sysfs *s);

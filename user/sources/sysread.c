@@ -175,6 +175,20 @@ static int read_release(struct pa_sysfs *s)
 	return s->kernel_release ? 0 : -ENOMEM;
 }
 
+/* The running kernel has kernel/iommu_groups wherever it has the IOMMU API;
+ * a copy has it only if whoever made the copy took it. */
+static bool has_iommu_groups(const char *root, const struct pa_sysfs *s)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (s->devs[i].iommu_group)
+			return true;
+	snprintf(path, sizeof(path), "%s/kernel/iommu_groups", root);
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 int pa_sysfs_read(const char *root, struct pa_sysfs *s, char *what,
 		  size_t whatlen)
 {
@@ -205,6 +219,8 @@ int pa_sysfs_read(const char *root, struct pa_sysfs *s, char *what,
 	close(devdir);
 	if (!err && pa_sysfs_is_live(root))
 		err = read_release(s);
+	if (!err && !pa_sysfs_is_live(root))
+		s->iommu_unknown = !has_iommu_groups(root, s);
 	if (err)
 		pa_sysfs_clear(s);
 	return err;
