@@ -352,6 +352,18 @@ static void kernel_dump_fails(const struct request *req)
 	queue_done(req, -EMSGSIZE, "device does not fit a message", 0);
 }
 
+/* rmmod under way: netlink_dump_start() cannot pin the module and answers
+ * EPROTONOSUPPORT, which is not the family version (make stress found the
+ * CLI calling it an ABI mismatch, exit 6). */
+static void kernel_module_going(const struct request *req)
+{
+	if (req->cmd != PCIEAUDIT_CMD_DEV_GET) {
+		kernel_normal(req);
+		return;
+	}
+	queue_error(req, -EPROTONOSUPPORT, NULL);
+}
+
 static void kernel_malformed(const struct request *req)
 {
 	struct nl_msg *msg;
@@ -1254,6 +1266,14 @@ static void dump_fails_midway(void **state)
 	fake.respond = kernel_dump_fails;
 	expect_failure(run("report"), PA_EXIT_RUNTIME,
 		       "device dump failed: Message too long (kernel: device does not fit a message)");
+}
+
+static void dump_while_unloading(void **state)
+{
+	(void)state;
+	fake.respond = kernel_module_going;
+	expect_failure(run("report"), PA_EXIT_NO_MODULE,
+		       "the pcieaudit module was being unloaded: the kernel refused to start the device dump");
 }
 
 static void malformed_reply(void **state)
@@ -2486,6 +2506,7 @@ int main(void)
 		TEST(dump_restarts_after_hotplug),
 		TEST(dump_gives_up),
 		TEST(dump_fails_midway),
+		TEST(dump_while_unloading),
 		TEST(malformed_reply),
 		TEST(stale_messages_skipped),
 		TEST(ack_without_reply),

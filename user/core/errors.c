@@ -41,6 +41,11 @@ static void print_message(FILE *f, int err, const struct pa_errinfo *ei)
 				PCIEAUDIT_FAMILY_NAME, PA_PROG);
 			break;
 		}
+		if (ei->module_going) {
+			fprintf(f, "the pcieaudit module was being unloaded: the kernel refused to start the %s",
+				op_or(ei, "dump"));
+			break;
+		}
 		/* The family is hidden from other network namespaces. */
 		fprintf(f, "kernel module not loaded: generic netlink family \"%s\" not found; load it with 'modprobe pcieaudit' or install it via DKMS (see docs/install.md); containers need the host's network namespace",
 			PCIEAUDIT_FAMILY_NAME);

@@ -26,6 +26,9 @@ struct pa_errinfo {
 	/* -ENOENT although the module is loaded: the family is registered in
 	 * the initial network namespace only, and this is another one. */
 	int other_netns;
+	/* -ENOENT from the kernel's EPROTONOSUPPORT: netlink_dump_start()
+	 * could not pin the module, which is on its way out (rmmod). */
+	int module_going;
 	char kernel_msg[256];		/* kernel's extended ack text, or "" */
 };
 

@@ -324,6 +324,14 @@ static int on_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
 	(void)who;
 	pa_decode_extack(nlh, x->ei->kernel_msg, sizeof(x->ei->kernel_msg));
 	x->err = e->error < 0 ? e->error : -EPROTO;
+	/* The kernel's EPROTONOSUPPORT comes only from a dump that could not
+	 * pin the module (netlink_dump_start(), rmmod under way). Ours stands
+	 * for the family version (check_version()), so this one is "not
+	 * loaded", exit 4. */
+	if (x->err == -EPROTONOSUPPORT) {
+		x->err = -ENOENT;
+		x->ei->module_going = 1;
+	}
 	return NL_STOP;
 }
 
