@@ -53,7 +53,8 @@ fuzz-long: deps
 	$(MAKE) -C tests/fuzz long
 
 # Every topology on its own kernel, and the kernel matrix of tests/vm/matrix
-# (Debian's 5.10, 6.12 and 7.3 besides the installed 6.1).
+# (Debian's 5.10, 6.12 and 7.3 besides the installed 6.1); config-minimal,
+# whose kernel is a 20-CPU-minute cold build, runs in check-kernels.
 vm-test: deps
 	@tests/vm/run-all.sh --matrix
 
@@ -133,8 +134,10 @@ valgrind: deps
 compat-test: deps
 	@tests/compat-build.sh $(COMPAT_KERNELS)
 
-# The kernels compat-test builds for: those of the VM matrix (check-kernels: all).
-COMPAT_KERNELS ?= 5.10 6.12 7.3
+# The kernels compat-test builds for: those of the VM matrix (check-kernels:
+# all), and the minimal test kernel's options, compiled against a prepared
+# tree (its full build and boot are check-kernels': docs/testing.md).
+COMPAT_KERNELS ?= 5.10 6.12 7.3 minimal
 
 dkms-test: deps
 	@tests/dkms.sh
@@ -167,10 +170,11 @@ doc-test: deps cli
 corpus-test: cli
 	@python3 tests/fixtures/lspci/compare.py
 
-# The test kernels build in the background from the start, at low priority.
+# The debug test kernel builds in the background from the start, at low
+# priority, for stress-short and nlfuzz.
 .PHONY: prebuild
 prebuild: deps
-	@tests/kernels/prebuild.sh minimal debug
+	@tests/kernels/prebuild.sh debug
 
 # The H200 device machine's captures (tests/fixtures/h200): pcieaudit against
 # nvidia-smi, NVML and NCCL's topology dump, field by field.

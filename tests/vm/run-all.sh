@@ -11,7 +11,8 @@
 #   --no-build     use the pcieaudit.ko and user/pcieaudit-cli already built
 #   --list         print the topologies as a Markdown table and exit
 #   --kernel K     boot K instead (stock: the installed Debian kernel)
-#   --matrix       also the runs of tests/vm/matrix (make check)
+#   --matrix       also the runs of tests/vm/matrix (make check), without
+#                  the topologies marked TOPO_WHEN=kernels
 #   --all-kernels  also every topology on the installed kernel and on every
 #                  Debian kernel whose build options meet its TOPO_NEEDS
 #                  (make check-kernels)
@@ -52,6 +53,12 @@ else
 	for f in "$VM_DIR"/topologies/*.sh; do
 		# TOPO_TEST=0 marks a demo-only topology.
 		[[ $(topo_field "$f" TOPO_TEST) == 0 && $LIST == 0 ]] && continue
+		# TOPO_WHEN=kernels: make check-kernels only (a kernel whose cold
+		# build make check cannot afford).
+		if [[ $MODE == matrix && $(topo_field "$f" TOPO_WHEN) == kernels ]]; then
+			log "$(basename "$f" .sh): make check-kernels only (TOPO_WHEN=kernels)"
+			continue
+		fi
 		NAMES+=("$(basename "$f" .sh)")
 	done
 fi
