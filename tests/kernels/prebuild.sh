@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Starts building the test kernels that `make check` needs (minimal for
-# vm-test, debug for stress-short and nlfuzz) in the background, at low
-# priority, and returns at once. A cold build is 25 CPU-minutes that would
+# Starts building the test kernels that `make check` needs (debug, for
+# stress-short and nlfuzz) in the background, at low priority, and returns
+# at once. A cold build is 20-30 CPU-minutes that would
 # otherwise wait for their first user; this way they overlap the steps that
 # mostly wait on the network and the disk (fetching Debian's kernels,
 # debootstrap, DKMS, packaging). build-kernel.sh's lock makes each later
