@@ -2447,10 +2447,18 @@ static int listen_main(const char *out, unsigned int nsock, unsigned int nsmall,
 		}
 		removed = family_removed(ctl);
 	}
-	/* What was queued before the removal; then the kernel has let go. */
+	/*
+	 * What was queued before the removal; then the kernel has let go.
+	 * Not judged on the churn socket: genl_bind() lets root join an id
+	 * that no family owns, and between genl_unregister_family()'s
+	 * idr_remove() and our reading its DELFAMILY notice a churn step
+	 * may join the freed id again (a cold CI run did). The four
+	 * listeners never join after their start, so they still show that
+	 * the removal dropped every membership.
+	 */
 	for (unsigned int i = 0; i <= nsock; i++) {
 		mon_drain(&socks[i]);
-		if (removed && member(socks[i].fd, mon_group, NULL) == 1)
+		if (removed && &socks[i] != ch && member(socks[i].fd, mon_group, NULL) == 1)
 			mon_fail(&socks[i], NULL, 0, "still a member of group %u after the family's removal",
 				 mon_group);
 	}
