@@ -192,7 +192,7 @@ static bool has_iommu_groups(const char *root, const struct pa_sysfs *s)
 int pa_sysfs_read(const char *root, struct pa_sysfs *s, char *what,
 		  size_t whatlen)
 {
-	bool fixture;
+	bool fixture, live = pa_sysfs_is_live(root);
 	int devdir = open_devices(root, &fixture), err = 0;
 	struct dirent *e;
 	DIR *dir;
@@ -217,9 +217,9 @@ int pa_sysfs_read(const char *root, struct pa_sysfs *s, char *what,
 	}
 	closedir(dir);
 	close(devdir);
-	if (!err && pa_sysfs_is_live(root))
+	if (!err && live)
 		err = read_release(s);
-	if (!err && !pa_sysfs_is_live(root))
+	if (!err && !live)
 		s->iommu_unknown = !has_iommu_groups(root, s);
 	if (err)
 		pa_sysfs_clear(s);
