@@ -143,12 +143,14 @@ dkms-test: deps
 	@tests/dkms.sh
 
 # pcieaudit-cli monitor in a VM while QMP hot-unplugs and replugs an e1000e,
-# setpci changes ACS control and the module is removed (tests/monitor).
+# setpci changes ACS control and the module is removed (tests/monitor); on
+# the stock kernel, and on 7.3 with the kernel's link tracepoints.
 .PHONY: monitor-test
 monitor-test: deps
 	@$(MAKE) -s module cli KVER=$$(tests/kernel-version.sh) >/dev/null
 	@python3 tests/monitor/check.py --selftest
 	@tests/monitor/run.sh
+	@tests/monitor/run.sh --kernel 7.3
 
 # The Prometheus exporter on the H200 guest fixture: 4 concurrent scrapers
 # and malformed HTTP requests; promtool checks every body, sysfs's link

@@ -22,11 +22,11 @@
  * Read-only and as careful as dev_facts.c: only pci_user_read_config_word(),
  * which waits out a reset and never wakes the function; a function the
  * kernel has in D3cold or disconnected is not read at all, and a read of
- * all ones is no sample. The bwctrl driver (6.13+) and the pci_hp_event and
- * pcie_link_event tracepoints see link changes as they happen, but neither
- * offers a module an exported interface (no notifier, no exported
- * tracepoint), so sampling is the source on every kernel; each event says
- * where it came from.
+ * all ones is no sample. Where the kernel has the pci_hp_event and
+ * pcie_link_event tracepoints (mon_trace.c), their probes name a port
+ * ("a hint"); the port's LnkSta is read at once, and the events of that read
+ * name the tracepoint as their source. The sampler still reads every link,
+ * so a change the kernel does not trace is seen all the same.
  *
  * Locking: mon_lock guards the table and the event sequence. The bus
  * notifier runs under pci_lock_rescan_remove() and DEV_GET dumps hold it
@@ -45,6 +45,7 @@
 #include <linux/pcieaudit.h>
 
 #include "config_read.h"
+#include "mon_trace.h"
 #include "monitor.h"
 #include "netlink_internal.h"
 
@@ -79,6 +80,7 @@ struct mon_dev {
 	u16 lnksta, acs_ctrl;
 	u32 lnkcap;
 	u8 want_speed, want_width;	/* the lower LnkCap of both ends */
+	u8 hint_source;			/* a tracepoint named it; 0: none */
 	/* history */
 	u64 since_ns, last_change_ns, transitions, below_ns;
 	ktime_t last_sample;
@@ -91,6 +93,29 @@ struct mon_stats {
 	u64 passes, pass_ns, max_pass_ns, last_pass_ns;
 	u64 lnksta_reads, acs_reads;
 	u32 last_lnksta_reads, last_acs_reads;
+	/* hints taken; read nothing new; matched no tracked port */
+	u64 hints, hints_stale, hints_unmatched;
+};
+
+/* A port a tracepoint named; the probe cannot look it up, so its address. */
+struct mon_hint {
+	int domain;			/* -1: the probe could not tell */
+	u8 bus, devfn, source;
+};
+
+/*
+ * Hints wait here for mon_hint_work. Taken in any context, bwctrl's hard
+ * interrupt included, hence a spinlock and a fixed array. A hint that finds
+ * the array full is dropped and counted: the sampler's next pass reads the
+ * port anyway.
+ */
+#define MON_HINTS	16
+struct mon_hint_queue {
+	spinlock_t lock;		/* guards the rest; taken with irqs off */
+	unsigned int len;
+	struct mon_hint hint[MON_HINTS];
+	u64 received[PCIEAUDIT_MON_SRC_PCIE_LINK_EVENT + 1];	/* by source */
+	u64 dropped;
 };
 
 /* Reads made by one pass; NULL outside passes (notifier, first sample). */
@@ -99,6 +124,10 @@ struct mon_pass {
 };
 
 static DEFINE_MUTEX(mon_lock);
+static struct mon_hint_queue mon_hints = {
+	.lock = __SPIN_LOCK_UNLOCKED(mon_hints.lock),
+};
+
 static DEFINE_HASHTABLE(mon_table, 10);
 static LIST_HEAD(mon_direct);		/* link read every pass */
 static struct mon_stats mon_stats;
@@ -108,6 +137,8 @@ static u64 mon_seq;
 static bool mon_stopping;
 static void mon_sample_work(struct work_struct *work);
 static DECLARE_DELAYED_WORK(mon_work, mon_sample_work);
+static void mon_hint_work_fn(struct work_struct *work);
+static DECLARE_WORK(mon_hint_work, mon_hint_work_fn);
 
 const struct genl_multicast_group pcieaudit_mcgrps[1] = {
 	PCIEAUDIT_MCGRP_INIT(PCIEAUDIT_MCGRP_MONITOR),
@@ -214,7 +245,8 @@ static void mon_note_lnksta(struct mon_dev *m, u16 lnksta)
  * Samples one function's LnkSta; emits what changed. Returns whether the
  * watched bits changed since the previous sample (not on the first).
  */
-static bool mon_sample_link(struct mon_dev *m, struct mon_pass *pass)
+static bool mon_sample_link(struct mon_dev *m, struct mon_pass *pass,
+			    u32 source)
 {
 	struct pci_dev *pdev = m->pdev;
 	u16 val, old;
@@ -241,7 +273,7 @@ static bool mon_sample_link(struct mon_dev *m, struct mon_pass *pass)
 		m->last_change_ns = mon_now_ns();
 	}
 	mon_note_lnksta(m, val);
-	mon_emit(pdev, PCIEAUDIT_MON_LINK, PCIEAUDIT_MON_SRC_SAMPLER, m, old, 0);
+	mon_emit(pdev, PCIEAUDIT_MON_LINK, source, m, old, 0);
 	return true;
 }
 
@@ -264,16 +296,121 @@ static void mon_sample_acs(struct mon_dev *m, struct mon_pass *pass)
 	m->have_acs = true;
 }
 
-/* Samples one function's link, its followers' where it changed, its ACS. */
+/*
+ * Samples one function's link, its followers' where it changed, its ACS.
+ * What a hinted port's read sees is the tracepoint's; a hint whose read
+ * sees nothing new (the sampler was first, or no watched bit changed) is
+ * counted as stale.
+ */
 static void mon_sample(struct mon_dev *m, struct mon_pass *pass, bool acs)
 {
+	u32 source = m->hint_source ?: PCIEAUDIT_MON_SRC_SAMPLER;
 	struct mon_dev *f;
 
-	if (mon_sample_link(m, pass))
+	if (mon_sample_link(m, pass, source))
 		list_for_each_entry(f, &m->followers, link_node)
-			mon_sample_link(f, pass);
+			mon_sample_link(f, pass, source);
+	else if (m->hint_source)
+		mon_stats.hints_stale++;
+	m->hint_source = 0;
 	if (acs)
 		mon_sample_acs(m, pass);
+}
+
+static struct mon_dev *mon_find_port(int domain, u8 bus, u8 devfn)
+{
+	struct mon_dev *m;
+
+	list_for_each_entry(m, &mon_direct, link_node)
+		if (m->pdev->devfn == devfn && m->pdev->bus->number == bus &&
+		    pci_domain_nr(m->pdev->bus) == domain)
+			return m;
+	return NULL;
+}
+
+/*
+ * Marks the ports the queued hints name, and returns them in @ports (at
+ * most MON_HINTS). Called before any read that may see their change, so
+ * the change is the tracepoint's whichever read sees it first.
+ */
+static unsigned int mon_take_hints(struct mon_dev **ports)
+{
+	struct mon_hint hint[MON_HINTS];
+	unsigned int i, len, n = 0;
+	unsigned long flags;
+	struct mon_dev *m;
+
+	lockdep_assert_held(&mon_lock);
+	spin_lock_irqsave(&mon_hints.lock, flags);
+	len = mon_hints.len;
+	memcpy(hint, mon_hints.hint, len * sizeof(hint[0]));
+	mon_hints.len = 0;
+	spin_unlock_irqrestore(&mon_hints.lock, flags);
+
+	for (i = 0; i < len; i++) {
+		mon_stats.hints++;
+		m = hint[i].domain < 0 ? NULL :
+		    mon_find_port(hint[i].domain, hint[i].bus, hint[i].devfn);
+		if (!m) {
+			mon_stats.hints_unmatched++;
+			continue;
+		}
+		if (!m->hint_source)
+			ports[n++] = m;
+		m->hint_source = hint[i].source;
+	}
+	return n;
+}
+
+/* Reads the hinted ports at once, outside the sampler's passes. */
+static void mon_hint_work_fn(struct work_struct *work)
+{
+	struct mon_dev *ports[MON_HINTS];
+	unsigned int i, n;
+
+	mutex_lock(&mon_lock);
+	if (!mon_stopping && monitor_interval_ms) {
+		n = mon_take_hints(ports);
+		for (i = 0; i < n; i++)
+			mon_sample(ports[i], NULL, false);
+	}
+	mutex_unlock(&mon_lock);
+}
+
+/**
+ * pcieaudit_monitor_hint - a tracepoint saw something on a port
+ * @domain: the port's PCI domain, or -1 where the tracepoint did not say
+ * @bus: its bus number
+ * @devfn: its device and function
+ * @source: enum pcieaudit_mon_source, the tracepoint
+ *
+ * Context: any, hard interrupt included.
+ */
+void pcieaudit_monitor_hint(int domain, u8 bus, u8 devfn, u32 source)
+{
+	struct mon_hint *h;
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&mon_hints.lock, flags);
+	if (source < ARRAY_SIZE(mon_hints.received))
+		mon_hints.received[source]++;
+	for (i = 0; i < mon_hints.len; i++) {
+		h = &mon_hints.hint[i];
+		if (h->domain == domain && h->bus == bus && h->devfn == devfn &&
+		    h->source == source)
+			goto queued;
+	}
+	if (mon_hints.len == MON_HINTS) {
+		mon_hints.dropped++;
+		goto queued;
+	}
+	mon_hints.hint[mon_hints.len++] = (struct mon_hint) {
+		.domain = domain, .bus = bus, .devfn = devfn, .source = source,
+	};
+queued:
+	spin_unlock_irqrestore(&mon_hints.lock, flags);
+	queue_work(system_wq, &mon_hint_work);
 }
 
 /* The link's best: the lower LnkCap of the function and the port above. */
@@ -392,8 +529,13 @@ static int mon_bus_notify(struct notifier_block *nb, unsigned long action,
 		 */
 		up = pci_upstream_bridge(pdev);
 		m = up ? mon_find(up) : NULL;
-		if (m && monitor_interval_ms)
+		if (m && monitor_interval_ms) {
+			struct mon_dev *ports[MON_HINTS];
+
+			/* pciehp traced the link up before it scanned. */
+			mon_take_hints(ports);
 			mon_sample(m, NULL, true);
+		}
 		if (mon_track(pdev))
 			mon_emit(pdev, PCIEAUDIT_MON_ADDED,
 				 PCIEAUDIT_MON_SRC_BUS_NOTIFIER, NULL, 0, 0);
@@ -440,6 +582,7 @@ static void mon_count_pass(const struct mon_pass *pass, ktime_t start)
 
 static void mon_sample_work(struct work_struct *work)
 {
+	struct mon_dev *ports[MON_HINTS];
 	struct mon_pass pass = { 0 };
 	struct mon_dev *m;
 	unsigned int bkt;
@@ -451,6 +594,7 @@ static void mon_sample_work(struct work_struct *work)
 	acs = ktime_compare(start, mon_next_acs) >= 0;
 	if (acs)
 		mon_next_acs = ktime_add(start, mon_acs_interval());
+	mon_take_hints(ports);
 	list_for_each_entry(m, &mon_direct, link_node) {
 		mon_sample(m, &pass, false);
 		cond_resched();
@@ -492,6 +636,16 @@ static int mon_stats_show(struct seq_file *s, void *unused)
 	seq_printf(s, "lnksta_reads %llu\nacs_reads %llu\nlast_lnksta_reads %u\nlast_acs_reads %u\n",
 		   mon_stats.lnksta_reads, mon_stats.acs_reads,
 		   mon_stats.last_lnksta_reads, mon_stats.last_acs_reads);
+	pcieaudit_mon_trace_show(s);
+	spin_lock_irq(&mon_hints.lock);
+	seq_printf(s, "hints_pci_hp_event %llu\nhints_pcie_link_event %llu\nhints_dropped %llu\n",
+		   mon_hints.received[PCIEAUDIT_MON_SRC_PCI_HP_EVENT],
+		   mon_hints.received[PCIEAUDIT_MON_SRC_PCIE_LINK_EVENT],
+		   mon_hints.dropped);
+	spin_unlock_irq(&mon_hints.lock);
+	seq_printf(s, "hints_taken %llu\nhints_stale %llu\nhints_unmatched %llu\n",
+		   mon_stats.hints, mon_stats.hints_stale,
+		   mon_stats.hints_unmatched);
 	mutex_unlock(&mon_lock);
 	return 0;
 }
@@ -590,8 +744,10 @@ int pcieaudit_monitor_init(void)
 	/* Errors ignored: debugfs is a window on the cost, not a function. */
 	mon_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("monitor", 0400, mon_debugfs, NULL, &mon_stats_fops);
-	if (monitor_interval_ms)
+	if (monitor_interval_ms) {
+		pcieaudit_mon_trace_attach();
 		schedule_delayed_work(&mon_work, mon_interval());
+	}
 	return 0;
 }
 
@@ -608,9 +764,12 @@ void pcieaudit_monitor_exit(void)
 
 	debugfs_remove_recursive(mon_debugfs);
 	bus_unregister_notifier(&pci_bus_type, &mon_nb);
+	/* No probe runs after this, so nothing queues mon_hint_work again. */
+	pcieaudit_mon_trace_detach();
 	mutex_lock(&mon_lock);
 	mon_stopping = true;
 	mutex_unlock(&mon_lock);
+	cancel_work_sync(&mon_hint_work);
 	cancel_delayed_work_sync(&mon_work);
 	mutex_lock(&mon_lock);
 	hash_for_each_safe(mon_table, bkt, tmp, m, node)

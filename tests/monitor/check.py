@@ -7,8 +7,13 @@
 
 Fails unless: the JSON listener saw, for the hot-plugged function and its
 root port, in this order: the function removed (bus notifier), the port's
-link down, the port's link up (sampler), the function added (bus notifier),
-with non-decreasing timestamps; an acs-changed event on the port with the
+link down, the port's link up, the function added (bus notifier), with
+non-decreasing timestamps; where the kernel has the pci_hp_event and
+pcie_link_event tracepoints (tracefs lists them: the oracle), the module
+attached to both, took as many hints as tracefs recorded events, and the
+link up that pciehp traced carries source pci_hp_event (or the sampler's,
+when its read came first and the hint found nothing new); elsewhere every
+link event is the sampler's; an acs-changed event on the port with the
 value setpci wrote, and one back; the text listener printed the same
 events (same sequence numbers); no loss, or a loss signalled by a resync
 line; both listeners exited 4 with a message at rmmod, and one exited 0 on
@@ -47,6 +52,55 @@ def param(cmdline, name):
     return m.group(1) if m else None
 
 
+def read(res, name):
+    path = os.path.join(res, name)
+    return open(path, errors="replace").read() if os.path.exists(path) else ""
+
+
+def judge_sources(res, facts, events, port, link_up):
+    """Each event's source against what the kernel itself traced."""
+    errors = []
+    stats = read(res, "sampler-stats.txt")
+    counts = sampler_stats.parse(stats)
+    kernel = read(res, "kernel-trace.txt")
+    traced = {}
+    for tp in ("pci_hp_event", "pcie_link_event"):
+        state = re.search(r"^trace_%s (\S+)" % tp, stats, re.M)
+        state = state.group(1) if state else None
+        traced[tp] = facts.get("tracefs_" + tp) == "present"
+        if not traced[tp]:
+            if state != "absent":
+                errors.append("tracefs has no %s, the module says %s" % (tp, state))
+            continue
+        if state != "attached":
+            errors.append("the kernel has %s, the module says %s" % (tp, state))
+        n = len(re.findall(r"\b%s:" % tp, kernel))
+        if counts.get("hints_" + tp) != n:
+            errors.append("tracefs recorded %d %s events, the module took %s hints"
+                          % (n, tp, counts.get("hints_" + tp)))
+        else:
+            print("%s: %d events in tracefs, %d hints in the module" % (tp, n, n))
+    allowed = {"sampler"} | {tp for tp in traced if traced[tp]}
+    for e in events:
+        if e["event"] == "link" and e["source"] not in allowed:
+            errors.append("a link event from %s on a kernel without it" % e["source"])
+        if e["event"] == "acs-changed" and e["source"] != "sampler":
+            errors.append("an acs-changed event from %s" % e["source"])
+    # pciehp traces LINK_UP for the port before it scans the slot.
+    if traced["pci_hp_event"] and link_up:
+        pciehp_up = re.search(r"pci_hp_event: %s slot:\S+, event:LINK_UP" % re.escape(port),
+                              kernel)
+        if not pciehp_up:
+            errors.append("tracefs has no LINK_UP of %s from pciehp" % port)
+        elif link_up["source"] != "pci_hp_event" and not (
+                link_up["source"] == "sampler" and counts.get("hints_stale", 0) > 0):
+            errors.append("the link up of %s came from %s, not pci_hp_event, and no hint "
+                          "was stale" % (port, link_up["source"]))
+        else:
+            print("link up of %s: source %s" % (port, link_up["source"]))
+    return errors
+
+
 def judge(res, cmdline):
     errors = []
     facts = facts_of(res)
@@ -79,14 +133,16 @@ def judge(res, cmdline):
              e["source"] == "bus-notifier", "removal of " + ep)
     if i is not None:
         i = find(i + 1, lambda e: e["event"] == "link" and e["bdf"] == port and
-                 not e["link"]["up"] and e["was"]["up"] and e["source"] == "sampler",
-                 "link down on " + port)
+                 not e["link"]["up"] and e["was"]["up"], "link down on " + port)
+    up = None
     if i is not None:
-        i = find(i + 1, lambda e: e["event"] == "link" and e["bdf"] == port and
-                 e["link"]["up"] and e["source"] == "sampler", "link up on " + port)
+        i = up = find(i + 1, lambda e: e["event"] == "link" and e["bdf"] == port and
+                      e["link"]["up"], "link up on " + port)
     if i is not None:
         find(i + 1, lambda e: e["event"] == "added" and e["bdf"] == ep and
              e["source"] == "bus-notifier", "addition of " + ep)
+
+    errors += judge_sources(res, facts, events, port, None if up is None else events[up])
 
     acs_set = facts.get("acs_set")
     acs = [e for e in events if e["event"] == "acs-changed" and e["bdf"] == port]

@@ -44,6 +44,17 @@ fact kernel "$(uname -r)"
 fact cmdline "$CMDLINE"
 # The function stays without a driver: pciehp and the link are the subject.
 echo 0 >/sys/bus/pci/drivers_autoprobe
+# The kernel's own record of its link tracepoints, where it has them: the
+# oracle for the module's hints (tracefs, not the module).
+T=/sys/kernel/tracing
+mount -t tracefs nodev $T 2>/dev/null
+for tp in pci_hp_event pcie_link_event; do
+	if [ -e $T/events/pci/$tp/enable ] && echo 1 >$T/events/pci/$tp/enable; then
+		fact "tracefs_$tp" present
+	else
+		fact "tracefs_$tp" absent
+	fi
+done
 # ACS control is read every 10 s by default; the test's setpci lasts 1 s.
 insmod $KO monitor_interval_ms=50 monitor_acs_interval_ms=100
 fact insmod_rc $?
@@ -92,11 +103,14 @@ if [ -n "$ACS" ]; then
 fi
 $CLI report --json >"$R/report.json" 2>"$R/report.err"
 fact report_rc $?
+# Before the function_graph tracer below empties the buffer.
+grep -E 'pci_hp_event|pcie_link_event' $T/trace >"$R/kernel-trace.txt" 2>/dev/null
+for tp in pci_hp_event pcie_link_event; do
+	[ -e $T/events/pci/$tp/enable ] && echo 0 >$T/events/pci/$tp/enable
+done
 
 # The sampler's cost: each pass's duration from the function_graph tracer
 # (depth 1), with the interval at 50 ms, for 3 s.
-T=/sys/kernel/tracing
-mount -t tracefs nodev $T 2>/dev/null
 if [ -w $T/set_graph_function ] && echo mon_sample_work >$T/set_graph_function 2>/dev/null; then
 	echo 1 >$T/max_graph_depth
 	echo function_graph >$T/current_tracer

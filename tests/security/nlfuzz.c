@@ -1913,7 +1913,7 @@ static const struct field mon_f[] = {
 	[PCIEAUDIT_A_MON_SEQ] = { K_U64 },
 	[PCIEAUDIT_A_MON_TIME_NS] = { K_U64 },
 	[PCIEAUDIT_A_MON_EVENT] = { K_U32, PCIEAUDIT_MON_ACS },
-	[PCIEAUDIT_A_MON_SOURCE] = { K_U32, PCIEAUDIT_MON_SRC_SAMPLER },
+	[PCIEAUDIT_A_MON_SOURCE] = { K_U32, PCIEAUDIT_MON_SRC_PCIE_LINK_EVENT },
 	[PCIEAUDIT_A_MON_ADDR] = { K_NEST, 0, false, &addr_s },
 	[PCIEAUDIT_A_MON_LNKCAP] = { K_U32 },
 	[PCIEAUDIT_A_MON_LNKSTA_OLD] = { K_U16 },
@@ -2057,8 +2057,11 @@ static void mon_event(struct monsock *ms, const uint8_t *b, size_t got)
 			 mon_kind[ev], seen & ~allowed);
 		return;
 	}
-	if (src != ((ev == PCIEAUDIT_MON_ADDED || ev == PCIEAUDIT_MON_REMOVED) ?
-		    PCIEAUDIT_MON_SRC_BUS_NOTIFIER : PCIEAUDIT_MON_SRC_SAMPLER)) {
+	/* A tracepoint may prompt a link read, never the others. */
+	if (ev == PCIEAUDIT_MON_ADDED || ev == PCIEAUDIT_MON_REMOVED ?
+	    src != PCIEAUDIT_MON_SRC_BUS_NOTIFIER :
+	    src != PCIEAUDIT_MON_SRC_SAMPLER &&
+	    (ev != PCIEAUDIT_MON_LINK || src < PCIEAUDIT_MON_SRC_PCI_HP_EVENT)) {
 		mon_fail(ms, b, got, "%s event from source %u", mon_kind[ev], src);
 		return;
 	}
@@ -2639,6 +2642,13 @@ static int mon_selftest(void)
 		{ "link, valid", .event = PCIEAUDIT_MON_LINK, .source = PCIEAUDIT_MON_SRC_SAMPLER,
 		  .acs_old = -1, .acs_new = -1, .seq = 11,
 		  .link_regs = true },
+		{ "link prompted by pci_hp_event", .event = PCIEAUDIT_MON_LINK,
+		  .source = PCIEAUDIT_MON_SRC_PCI_HP_EVENT, .acs_old = -1, .acs_new = -1,
+		  .seq = 12, .link_regs = true },
+		{ "ACS event prompted by pcie_link_event", .seq = 13,
+		  .source = PCIEAUDIT_MON_SRC_PCIE_LINK_EVENT, .bad = true },
+		{ "link event from source 5", .event = PCIEAUDIT_MON_LINK, .source = 5,
+		  .acs_old = -1, .acs_new = -1, .seq = 13, .link_regs = true, .bad = true },
 	};
 	struct monsock ms = { .fd = -1, .name = "selftest" };
 	uint8_t b[4096];

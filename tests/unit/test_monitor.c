@@ -105,6 +105,14 @@ static void other_events(void **state)
 	expect(event(PCIEAUDIT_MON_ACS, PCIEAUDIT_MON_SRC_SAMPLER, 3, false,
 		     0x1d, 0x1c), false,
 	       "2026-12-01T11:30:02.417Z 0000:41:00.0 acs-changed ctrl 0x001c (was 0x001d) [sampler] seq 3\n");
+	/* Where the kernel's tracepoints prompted the read. */
+	expect(event(PCIEAUDIT_MON_LINK, PCIEAUDIT_MON_SRC_PCI_HP_EVENT, 5, true,
+		     TEST_LINK(1, 1), UP(1, 1)), false,
+	       "2026-12-01T11:30:02.417Z 0000:41:00.0 link up 2.5GT/s x1 (was down) [pci_hp_event] seq 5\n");
+	expect(event(PCIEAUDIT_MON_LINK, PCIEAUDIT_MON_SRC_PCIE_LINK_EVENT, 6,
+		     false, 0, 0), true,
+	       "{\"time\":\"2026-12-01T11:30:02.417Z\",\"seq\":6,\"event\":\"link\","
+	       "\"source\":\"pcie_link_event\",\"bdf\":\"0000:41:00.0\"}\n");
 	/* A kernel without GENL_MCAST_CAP_SYS_ADMIN sends no registers. */
 	expect(event(PCIEAUDIT_MON_LINK, PCIEAUDIT_MON_SRC_SAMPLER, 4, false,
 		     0, 0), false,

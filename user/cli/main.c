@@ -105,7 +105,9 @@ static const struct command commands[] = {
 	  "follow link, ACS and hot-plug events as they happen", 0, 0, 0,
 	  "One timestamped line per event (JSON lines with --json): a function\n"
 	  "added or removed, a link's speed, width, DLLLA, LBMS or LABS changed,\n"
-	  "ACS control changed; each names its source (bus-notifier, sampler).\n"
+	  "ACS control changed; each names its source (bus-notifier, sampler,\n"
+	  "or the kernel tracepoint that prompted the read: pci_hp_event,\n"
+	  "pcie_link_event).\n"
 	  "Lost events print a 'resync' line. Ends on SIGINT or SIGTERM (exit 0)\n"
 	  "or when the module is unloaded (exit 4).\n" },
 	{ "exporter", pa_cmd_exporter, "[--listen ADDR:PORT] [--interval SECONDS]",

@@ -92,6 +92,8 @@ static const char *source_name(uint32_t source)
 	switch (source) {
 	case PCIEAUDIT_MON_SRC_BUS_NOTIFIER:	return "bus-notifier";
 	case PCIEAUDIT_MON_SRC_SAMPLER:		return "sampler";
+	case PCIEAUDIT_MON_SRC_PCI_HP_EVENT:	return "pci_hp_event";
+	case PCIEAUDIT_MON_SRC_PCIE_LINK_EVENT:	return "pcie_link_event";
 	default:				return "unknown";
 	}
 }

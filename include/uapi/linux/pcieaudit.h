@@ -757,10 +757,18 @@ enum pcieaudit_mon_event {
  * @PCIEAUDIT_MON_SRC_SAMPLER: the module's periodic read of LnkSta and
  *	ACS control; a change that came and went between two samples is
  *	not seen.
+ * @PCIEAUDIT_MON_SRC_PCI_HP_EVENT: the kernel's pci_hp_event tracepoint
+ *	(pciehp: link up or down, card present or not) named the port, and
+ *	the read of LnkSta it prompted saw the change.
+ * @PCIEAUDIT_MON_SRC_PCIE_LINK_EVENT: the kernel's pcie_link_event
+ *	tracepoint (bwctrl, link retraining, a new bus) named the port, and
+ *	the read of LnkSta it prompted saw the change.
  */
 enum pcieaudit_mon_source {
 	PCIEAUDIT_MON_SRC_BUS_NOTIFIER = 1,
 	PCIEAUDIT_MON_SRC_SAMPLER,
+	PCIEAUDIT_MON_SRC_PCI_HP_EVENT,
+	PCIEAUDIT_MON_SRC_PCIE_LINK_EVENT,
 };
 
 /**
