@@ -273,6 +273,48 @@ static void root_port(void **state)
 	check_int(link, "lnkctl2", 0x4);
 }
 
+/*
+ * The compact report is written one element at a time, --pretty from one
+ * tree: the same document, byte for byte once --pretty's spacing is gone.
+ */
+static void test_json_compact_is_pretty(const struct pa_report *rep)
+{
+	char *compact, *pretty, *unspaced;
+	int ret;
+
+	compact = test_render(render_report, rep, &ret);
+	assert_int_equal(ret, 0);
+	pa_json_set_pretty(true);
+	pretty = test_render(render_report, rep, &ret);
+	pa_json_set_pretty(false);
+	assert_int_equal(ret, 0);
+	unspaced = test_json_unspaced(pretty);
+	compact[strcspn(compact, "\n")] = '\0';
+	assert_string_equal(compact, unspaced);
+	free(compact);
+	free(pretty);
+	free(unspaced);
+}
+
+static void compact_is_pretty(void **state)
+{
+	struct pa_report rep;
+
+	(void)state;
+	test_fixture_report(&rep);
+	rep.has_host = true;
+	rep.host = (struct pa_host){
+		.source = PA_SOURCE_MODULE, .cmdline = strdup("ro \"quiet\" x=\\ y"),
+		.numa_nodes = 2, .cpu_vendor = NULL, .cpu_family = -1,
+	};
+	test_json_compact_is_pretty(&rep);
+	rep.has_p2p = false;
+	test_json_compact_is_pretty(&rep);
+	pa_report_clear(&rep);
+	memset(&rep, 0, sizeof(rep));
+	test_json_compact_is_pretty(&rep);
+}
+
 /* Host facts and the ACS control at load, which check needs. */
 static void host_and_acs_at_load(void **state)
 {
@@ -528,6 +570,7 @@ int main(void)
 		cmocka_unit_test(info_document),
 		cmocka_unit_test(host_and_acs_at_load),
 		cmocka_unit_test(empty_report),
+		cmocka_unit_test(compact_is_pretty),
 		cmocka_unit_test(power_states),
 	};
 

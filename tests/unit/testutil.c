@@ -190,6 +190,27 @@ char *test_render(int (*fn)(FILE *f, const void *arg), const void *arg,
 	return text;
 }
 
+char *test_json_unspaced(const char *text)
+{
+	char *out = malloc(strlen(text) + 1), *o = out;
+	bool in_string = false, escaped = false;
+
+	assert_non_null(out);
+	for (; *text; text++) {
+		if (in_string) {
+			in_string = escaped || *text != '"';
+			escaped = !escaped && *text == '\\';
+		} else if (*text == ' ' || *text == '\n' || *text == '\t') {
+			continue;
+		} else {
+			in_string = *text == '"';
+		}
+		*o++ = *text;
+	}
+	*o = '\0';
+	return out;
+}
+
 static bool bridge_type(int pcie_type)
 {
 	return pcie_type == PCI_EXP_TYPE_ROOT_PORT ||

@@ -90,5 +90,8 @@ void test_snapshot(const char *text, const char *want, const char *name);
 /* Runs fn(arg) with f open on memory and returns what it wrote (free it). */
 char *test_render(int (*fn)(FILE *f, const void *arg), const void *arg,
 		  int *ret);
+/* JSON text without the whitespace outside its strings (a newline is
+ * kept at none): --pretty's output made comparable with the compact one. */
+char *test_json_unspaced(const char *text);
 
 #endif /* PA_TESTUTIL_H */

@@ -20,22 +20,43 @@
 /* Standard configuration space: the capability list lives in it. */
 #define PA_CONFIG_MIN	256
 
-/* The file at dirfd/name, NUL-terminated; NULL when unreadable. */
+/* What read_at() allocates first: a sysfs attribute is at most a page. */
+#define READ_CHUNK	4096
+
+/*
+ * The file at dirfd/name, NUL-terminated, in a buffer of its size; NULL when
+ * unreadable. The buffer grows as the file does, up to max: a first
+ * allocation of max (256 KiB for text) cost 2.4 GB of address space and an
+ * mmap() per file at 1024 functions.
+ */
 static char *read_at(int dirfd, const char *name, size_t max, size_t *len,
 		     off_t *size)
 {
 	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	size_t n = 0, cap = max < READ_CHUNK ? max : READ_CHUNK;
 	struct stat st;
-	char *buf;
-	size_t n = 0;
+	char *buf, *grown;
 	ssize_t r;
 
 	if (fd < 0)
 		return NULL;
-	buf = malloc(max + 1);
+	buf = malloc(cap + 1);
 	if (buf && size)
 		*size = fstat(fd, &st) ? 0 : st.st_size;
-	while (buf && n < max && (r = read(fd, buf + n, max - n)) != 0) {
+	while (buf && n < max) {
+		if (n == cap) {
+			cap = cap * 2 < max ? cap * 2 : max;
+			grown = realloc(buf, cap + 1);
+			if (!grown) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = grown;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r == 0)
+			break;
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -50,6 +71,10 @@ static char *read_at(int dirfd, const char *name, size_t max, size_t *len,
 		buf[n] = '\0';
 		if (len)
 			*len = n;
+		/* Shrinking cannot fail in a way that loses the data. */
+		grown = realloc(buf, n + 1);
+		if (grown)
+			buf = grown;
 	}
 	return buf;
 }
