@@ -362,18 +362,22 @@ static unsigned int mon_take_hints(struct mon_dev **ports)
 	return n;
 }
 
-/* Reads the hinted ports at once, outside the sampler's passes. */
-static void mon_hint_work_fn(struct work_struct *work)
+/* Reads the ports the queued hints name, outside the sampler's passes. */
+static void mon_sample_hinted(void)
 {
 	struct mon_dev *ports[MON_HINTS];
 	unsigned int i, n;
 
+	n = mon_take_hints(ports);
+	for (i = 0; i < n; i++)
+		mon_sample(ports[i], NULL, false);
+}
+
+static void mon_hint_work_fn(struct work_struct *work)
+{
 	mutex_lock(&mon_lock);
-	if (!mon_stopping && monitor_interval_ms) {
-		n = mon_take_hints(ports);
-		for (i = 0; i < n; i++)
-			mon_sample(ports[i], NULL, false);
-	}
+	if (!mon_stopping && monitor_interval_ms)
+		mon_sample_hinted();
 	mutex_unlock(&mon_lock);
 }
 
@@ -530,10 +534,8 @@ static int mon_bus_notify(struct notifier_block *nb, unsigned long action,
 		up = pci_upstream_bridge(pdev);
 		m = up ? mon_find(up) : NULL;
 		if (m && monitor_interval_ms) {
-			struct mon_dev *ports[MON_HINTS];
-
 			/* pciehp traced the link up before it scanned. */
-			mon_take_hints(ports);
+			mon_sample_hinted();
 			mon_sample(m, NULL, true);
 		}
 		if (mon_track(pdev))
