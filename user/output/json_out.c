@@ -130,6 +130,24 @@ static int put_value(FILE *f, json_object *value)
 	return err;
 }
 
+/* Prints n elements of size bytes at base as a JSON array, one at a time. */
+static int put_array(FILE *f, const struct pa_schema *schema, const void *base,
+		     size_t size, size_t n)
+{
+	int err = 0;
+
+	fputc('[', f);
+	for (size_t i = 0; !err && i < n; i++) {
+		const void *elem = (const char *)base + i * size;
+
+		if (i)
+			fputc(',', f);
+		err = put_value(f, pa_schema_write(schema, elem, elem));
+	}
+	fputc(']', f);
+	return err;
+}
+
 /*
  * The compact report, one device, group or pair at a time: a json-c tree of
  * the whole machine took about 20 KiB a function (25 MiB at 1032), a tree
@@ -150,21 +168,14 @@ static int stream_report(FILE *f, const struct pa_report *rep)
 	/* {"schema_version":..,"info":{..}} without its closing brace. */
 	fwrite(text, 1, strlen(text) - 1, f);
 	json_object_put(head);
-	fputs(",\"devices\":[", f);
-	for (i = 0; !err && i < rep->ndevices; i++) {
-		if (i)
-			fputc(',', f);
-		err = put_value(f, pa_schema_write(&pa_device_schema,
-			&rep->devices[i], &rep->devices[i]));
-	}
-	fputs("],\"groups\":[", f);
-	for (i = 0; !err && i < rep->ngroups; i++) {
-		if (i)
-			fputc(',', f);
-		err = put_value(f, pa_schema_write(&pa_group_schema,
-			&rep->groups[i], &rep->groups[i]));
-	}
-	fputs("],\"p2p\":", f);
+	fputs(",\"devices\":", f);
+	err = put_array(f, &pa_device_schema, rep->devices, sizeof(*rep->devices),
+			rep->ndevices);
+	fputs(",\"groups\":", f);
+	if (!err)
+		err = put_array(f, &pa_group_schema, rep->groups,
+				sizeof(*rep->groups), rep->ngroups);
+	fputs(",\"p2p\":", f);
 	if (!err && rep->has_p2p) {
 		fputc('[', f);
 		for (i = 0; !err && i < rep->p2p.npairs; i++) {
