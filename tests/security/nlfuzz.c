@@ -2240,8 +2240,13 @@ static void churn(struct monsock *ms)
 		want = EINVAL;
 		break;
 	case 3:
-		/* No such group: beyond every id genetlink has given out. */
-		g = chance(50) ? ngroups + 1 + rn(1000) : 0xffffffffu - rn(4);
+		/*
+		 * No such group: beyond every id genetlink has given out. A
+		 * socket that never joined lists no groups (ngroups 0), and
+		 * "beyond 0" once drew the monitor group itself.
+		 */
+		g = chance(50) ? (ngroups > mon_group ? ngroups : mon_group) + 1 + rn(1000) :
+				 0xffffffffu - rn(4);
 		got = join(ms->fd, NETLINK_ADD_MEMBERSHIP, g);
 		want = ngroups ? EINVAL : got;
 		break;
