@@ -273,29 +273,6 @@ static void root_port(void **state)
 	check_int(link, "lnkctl2", 0x4);
 }
 
-/*
- * The compact report is written one element at a time, --pretty from one
- * tree: the same document, byte for byte once --pretty's spacing is gone.
- */
-static void test_json_compact_is_pretty(const struct pa_report *rep)
-{
-	char *compact, *pretty, *unspaced;
-	int ret;
-
-	compact = test_render(render_report, rep, &ret);
-	assert_int_equal(ret, 0);
-	pa_json_set_pretty(true);
-	pretty = test_render(render_report, rep, &ret);
-	pa_json_set_pretty(false);
-	assert_int_equal(ret, 0);
-	unspaced = test_json_unspaced(pretty);
-	compact[strcspn(compact, "\n")] = '\0';
-	assert_string_equal(compact, unspaced);
-	free(compact);
-	free(pretty);
-	free(unspaced);
-}
-
 static void compact_is_pretty(void **state)
 {
 	struct pa_report rep;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "testutil.h"
 
+#include "json_out.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +211,30 @@ char *test_json_unspaced(const char *text)
 	}
 	*o = '\0';
 	return out;
+}
+
+static int render_json_report(FILE *f, const void *rep)
+{
+	return pa_json_report(f, rep);
+}
+
+void test_json_compact_is_pretty(const struct pa_report *rep)
+{
+	char *compact, *pretty, *unspaced;
+	int ret;
+
+	compact = test_render(render_json_report, rep, &ret);
+	assert_int_equal(ret, 0);
+	pa_json_set_pretty(true);
+	pretty = test_render(render_json_report, rep, &ret);
+	pa_json_set_pretty(false);
+	assert_int_equal(ret, 0);
+	unspaced = test_json_unspaced(pretty);
+	compact[strcspn(compact, "\n")] = '\0';
+	assert_string_equal(compact, unspaced);
+	free(compact);
+	free(pretty);
+	free(unspaced);
 }
 
 static bool bridge_type(int pcie_type)

@@ -93,5 +93,8 @@ char *test_render(int (*fn)(FILE *f, const void *arg), const void *arg,
 /* JSON text without the whitespace outside its strings (a newline is
  * kept at none): --pretty's output made comparable with the compact one. */
 char *test_json_unspaced(const char *text);
+/* The compact report is streamed (json_out.c), --pretty's is one tree:
+ * asserts they are the same document, byte for byte but the spacing. */
+void test_json_compact_is_pretty(const struct pa_report *rep);
 
 #endif /* PA_TESTUTIL_H */
