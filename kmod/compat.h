@@ -12,6 +12,7 @@
 #include <linux/rcupdate.h>
 #include <linux/iommu.h>
 #include <linux/pci.h>
+#include <linux/pm_runtime.h>
 #include <net/genetlink.h>
 #include <linux/pcieaudit.h>
 
@@ -22,6 +23,35 @@
  * also defines PCIEAUDIT_KVER (major * 100 + minor), used only for what no
  * header shows: the P2PDMA rules private to drivers/pci/p2pdma.c.
  */
+
+/*
+ * A runtime-PM reference on a device only while it is active: c0ef3df8dbae
+ * ("PM: runtime: Simplify pm_runtime_get_if_active() usage", v6.9, in
+ * stable) dropped the ign_usage_count argument, keeping what true meant.
+ * Probed in Kbuild from the target's pm_runtime.h.
+ */
+static inline int pcieaudit_pm_runtime_get_if_active(struct device *dev)
+{
+#ifdef PCIEAUDIT_RPM_GET_IF_ACTIVE_TAKES_BOOL
+	return pm_runtime_get_if_active(dev, true);
+#else
+	return pm_runtime_get_if_active(dev);
+#endif
+}
+
+/*
+ * pci_dev_is_disconnected() moved from drivers/pci/pci.h to linux/pci.h in
+ * 2024 ("PCI: Make pci_dev_is_disconnected() helper public for other
+ * drivers", v6.9) and reached some stable branches only, so a 5.10 to 6.8
+ * point release or distribution kernel may lack it. Probed in Kbuild; this
+ * is its body before the move.
+ */
+#ifndef PCIEAUDIT_HAVE_PCI_DEV_IS_DISCONNECTED
+static inline bool pci_dev_is_disconnected(const struct pci_dev *dev)
+{
+	return dev->error_state == pci_channel_io_perm_failure;
+}
+#endif
 
 /*
  * Dump request attributes: genl_info_dump() replaced

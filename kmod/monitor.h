@@ -4,15 +4,13 @@
 #define _PCIEAUDIT_MONITOR_H
 
 #include <linux/pci.h>
-#include <linux/skbuff.h>
-#include <net/genetlink.h>
 
-extern const struct genl_multicast_group pcieaudit_mcgrps[1];
+#include "mon_history.h"
 
 int pcieaudit_monitor_init(void);
 void pcieaudit_monitor_exit(void);
-size_t pcieaudit_monitor_history_size(void);
-int pcieaudit_monitor_put_history(struct sk_buff *skb, struct pci_dev *pdev);
+bool pcieaudit_monitor_history(struct pci_dev *pdev, struct mon_history *h,
+			       u32 *interval_ms);
 void pcieaudit_monitor_hint(int domain, u8 bus, u8 devfn, u32 source);
 
 #endif /* _PCIEAUDIT_MONITOR_H */

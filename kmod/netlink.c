@@ -15,6 +15,7 @@
 
 #include "dev_facts.h"
 #include "iommu_facts.h"
+#include "mon_history.h"
 #include "monitor.h"
 #include "p2p_path.h"
 #include "netlink.h"
@@ -137,6 +138,53 @@ err_cancel:
 	return -EMSGSIZE;
 }
 
+/* Room put_history() needs at most. */
+#define HISTORY_SIZE	(nla_total_size(0) +			\
+			 6 * nla_total_size_64bit(sizeof(u64)) +	\
+			 2 * nla_total_size(sizeof(u32)) +	\
+			 2 * nla_total_size(sizeof(u8)))
+
+/* The monitor's link history of a function; nothing where it has none. */
+static int put_history(struct sk_buff *skb, struct pci_dev *pdev)
+{
+	struct mon_history h;
+	struct nlattr *nest;
+	u32 interval_ms;
+
+	if (!pcieaudit_monitor_history(pdev, &h, &interval_ms))
+		return 0;
+	nest = nla_nest_start(skb, PCIEAUDIT_A_DEV_LINK_HISTORY);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, PCIEAUDIT_A_HIST_SINCE_NS, h.since_ns,
+			      PCIEAUDIT_A_HIST_PAD) ||
+	    nla_put_u64_64bit(skb, PCIEAUDIT_A_HIST_TRANSITIONS, h.transitions,
+			      PCIEAUDIT_A_HIST_PAD) ||
+	    nla_put_u64_64bit(skb, PCIEAUDIT_A_HIST_BELOW_NS, h.below_ns,
+			      PCIEAUDIT_A_HIST_PAD) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_HIST_INTERVAL_MS, interval_ms) ||
+	    nla_put_u64_64bit(skb, PCIEAUDIT_A_HIST_UNSAMPLED_NS,
+			      h.unsampled_ns, PCIEAUDIT_A_HIST_PAD))
+		goto cancel;
+	if (h.seen_up &&
+	    (nla_put_u8(skb, PCIEAUDIT_A_HIST_MIN_SPEED, h.min_speed) ||
+	     nla_put_u8(skb, PCIEAUDIT_A_HIST_MIN_WIDTH, h.min_width)))
+		goto cancel;
+	if (h.last_change_ns &&
+	    nla_put_u64_64bit(skb, PCIEAUDIT_A_HIST_LAST_CHANGE_NS,
+			      h.last_change_ns, PCIEAUDIT_A_HIST_PAD))
+		goto cancel;
+	if (h.skip_reason &&
+	    nla_put_u32(skb, PCIEAUDIT_A_HIST_SKIP, h.skip_reason))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
 static int put_dev_attrs(struct sk_buff *skb, struct pci_dev *pdev,
 			 const struct pcieaudit_dev_facts *f)
 {
@@ -184,15 +232,16 @@ static int put_dev_attrs(struct sk_buff *skb, struct pci_dev *pdev,
 		return -EMSGSIZE;
 	if (pcieaudit_nl_put_dev_caps(skb, &f->caps))
 		return -EMSGSIZE;
-	return pcieaudit_monitor_put_history(skb, pdev);
+	return put_history(skb, pdev);
 }
 
 /* Room put_dev_attrs() needs at most, for @pdev and its facts. */
 static size_t dev_size(struct pci_dev *pdev,
 		       const struct pcieaudit_dev_facts *f)
 {
+	/* Without @pdev: its name as one byte (dev_msg_fits_dump()). */
 	return 3 * PCIEAUDIT_NL_ADDR_SIZE +	/* addr, upstream, pf */
-	       nla_total_size(strlen(pci_name(pdev)) + 1) +
+	       nla_total_size(pdev ? strlen(pci_name(pdev)) + 1 : 1) +
 	       nla_total_size(strlen(f->driver) + 1) +
 	       4 * nla_total_size(sizeof(u16)) + /* vendor to subsys device */
 	       3 * nla_total_size(sizeof(u8)) +	/* revision, type, bus */
@@ -203,7 +252,7 @@ static size_t dev_size(struct pci_dev *pdev,
 	       2 * nla_total_size(sizeof(u16)) +
 	       nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +	/* iommu */
 	       pcieaudit_nl_dev_caps_size() +	/* ats, expdev, bars */
-	       pcieaudit_monitor_history_size();
+	       HISTORY_SIZE;
 }
 
 /* One DEV_GET message; @cb is set for dumps, to flag inconsistent ones. */
@@ -479,46 +528,113 @@ static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 /* GROUP_GET */
 
-struct member_ctx {
-	struct sk_buff *skb;
-	u32 others;
+/* Members a group message takes per walk of the group. */
+#define MEMBER_BATCH	32
+
+/* The smallest PCI member keys at or above a cursor, referenced. */
+struct member_batch {
+	u64 from;
+	u32 others;			/* members that are not PCI functions */
+	unsigned int n;
+	u64 key[MEMBER_BATCH];
+	struct pci_dev *pdev[MEMBER_BATCH];
 };
 
-static int put_member(struct device *dev, void *data)
+static int collect_member(struct device *dev, void *data)
 {
-	struct member_ctx *ctx = data;
+	struct member_batch *b = data;
+	struct pci_dev *pdev;
+	unsigned int i;
+	u64 key;
 
 	if (!dev_is_pci(dev)) {
-		ctx->others++;
+		b->others++;
 		return 0;
 	}
-	return pcieaudit_nl_put_addr(ctx->skb, PCIEAUDIT_A_GROUP_MEMBER,
-				     to_pci_dev(dev));
+	pdev = to_pci_dev(dev);
+	key = pcieaudit_dev_key(pdev);
+	if (key < b->from)
+		return 0;
+	if (b->n == MEMBER_BATCH) {
+		if (key > b->key[b->n - 1])
+			return 0;
+		pci_dev_put(b->pdev[--b->n]);
+	}
+	for (i = b->n; i > 0 && b->key[i - 1] > key; i--) {
+		b->key[i] = b->key[i - 1];
+		b->pdev[i] = b->pdev[i - 1];
+	}
+	b->key[i] = key;
+	b->pdev[i] = pci_dev_get(pdev);
+	b->n++;
+	return 0;
 }
 
-static int put_group_msg(struct sk_buff *skb, struct netlink_callback *cb,
-			 struct iommu_group *group, int id)
+static void release_members(struct member_batch *b)
 {
-	struct member_ctx ctx = { .skb = skb };
+	while (b->n)
+		pci_dev_put(b->pdev[--b->n]);
+}
+
+/*
+ * One message of group @id: its members from key *@from on, in key order,
+ * as many as fit. Returns 0 when the group ended in it, -EAGAIN when it
+ * continues (*@from is where), -EMSGSIZE when nothing fit.
+ */
+static int put_group_msg(struct sk_buff *skb, struct netlink_callback *cb,
+			 struct iommu_group *group, int id, u64 *from)
+{
+	struct member_batch *b;
+	unsigned int i, sent = 0;
+	bool full = false;
 	void *hdr;
 	int err;
 
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &pcieaudit_family, NLM_F_MULTI,
 			  PCIEAUDIT_CMD_GROUP_GET);
-	if (!hdr)
+	if (!hdr) {
+		kfree(b);
 		return -EMSGSIZE;
+	}
 	genl_dump_check_consistent(cb, hdr);
-	err = nla_put_u32(skb, PCIEAUDIT_A_GROUP_ID, id);
-	if (!err)
-		err = iommu_group_for_each_dev(group, &ctx, put_member);
-	if (!err)
-		err = nla_put_u32(skb, PCIEAUDIT_A_GROUP_OTHER_MEMBERS,
-				  ctx.others);
-	if (err)
-		genlmsg_cancel(skb, hdr);
-	else
-		genlmsg_end(skb, hdr);
+	if (nla_put_u32(skb, PCIEAUDIT_A_GROUP_ID, id)) {
+		err = -EMSGSIZE;
+		goto cancel;
+	}
+	do {
+		b->from = *from;
+		b->others = 0;
+		iommu_group_for_each_dev(group, b, collect_member);
+		for (i = 0; i < b->n && !full; i++) {
+			full = pcieaudit_nl_put_addr(skb, PCIEAUDIT_A_GROUP_MEMBER,
+						     b->pdev[i]) != 0;
+			if (!full) {
+				*from = b->key[i] + 1;
+				sent++;
+			}
+		}
+		i = b->n;
+		release_members(b);
+	} while (!full && i == MEMBER_BATCH);
+	err = full ? -EAGAIN : 0;
+	if (!full && nla_put_u32(skb, PCIEAUDIT_A_GROUP_OTHER_MEMBERS,
+				 b->others))
+		err = -EAGAIN;
+	if (err && !sent) {
+		err = -EMSGSIZE;
+		goto cancel;
+	}
+	genlmsg_end(skb, hdr);
+	kfree(b);
+	return err;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	kfree(b);
 	return err;
 }
 
@@ -527,9 +643,11 @@ static int group_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct pcieaudit_dump_ctx *ctx = pcieaudit_dump_ctx(cb);
 	struct pcieaudit_group_batch b;
 	int next = ctx->next;
+	u64 member = ctx->next_member;
 	bool full = false;
 	unsigned int i, n;
-	int err;
+	int err = 0;
+	u64 from;
 
 	if (ctx->state == PCIEAUDIT_DUMP_ENDED)
 		return 0;
@@ -546,17 +664,28 @@ static int group_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	do {
 		n = pcieaudit_groups_collect(&b, next);
 		for (i = 0; i < n && !full; i++) {
-			full = put_group_msg(skb, cb, b.groups[i], b.ids[i]);
-			if (!full)
+			/* A group gone meanwhile: the next starts at its first member. */
+			from = b.ids[i] == next ? member : 0;
+			err = put_group_msg(skb, cb, b.groups[i], b.ids[i], &from);
+			full = err != 0;
+			if (!err) {
 				next = b.ids[i] + 1;
+				member = 0;
+			} else if (err == -EAGAIN) {
+				next = b.ids[i];
+				member = from;
+			}
 		}
 		pcieaudit_groups_release(&b);
 	} while (!full && n == PCIEAUDIT_GROUP_BATCH);
 	pci_unlock_rescan_remove();
 
 	ctx->next = next;
+	ctx->next_member = member;
 	if (!full)
 		ctx->state = PCIEAUDIT_DUMP_ENDED;
+	else if (err == -ENOMEM)
+		return err;
 	else if (!skb->len)
 		return -EMSGSIZE;
 	return skb->len;
@@ -602,6 +731,10 @@ static const struct genl_ops pcieaudit_ops[] = {
 	},
 };
 
+static const struct genl_multicast_group pcieaudit_mcgrps[] = {
+	PCIEAUDIT_MCGRP_INIT(PCIEAUDIT_MCGRP_MONITOR),
+};
+
 struct genl_family pcieaudit_family __ro_after_init = {
 	.name = PCIEAUDIT_FAMILY_NAME,
 	.version = PCIEAUDIT_FAMILY_VERSION,
@@ -614,6 +747,88 @@ struct genl_family pcieaudit_family __ro_after_init = {
 	.parallel_ops = true,
 };
 
+/* MON_EVENT */
+
+/* Room put_mon_attrs() needs at most. */
+#define MON_EVENT_SIZE	(2 * nla_total_size_64bit(sizeof(u64)) +	\
+			 3 * nla_total_size(sizeof(u32)) +		\
+			 PCIEAUDIT_NL_ADDR_SIZE +			\
+			 4 * nla_total_size(sizeof(u16)))
+
+static int put_mon_attrs(struct sk_buff *skb,
+			 const struct pcieaudit_mon_msg *ev)
+{
+	if (nla_put_u64_64bit(skb, PCIEAUDIT_A_MON_SEQ, ev->seq,
+			      PCIEAUDIT_A_MON_PAD) ||
+	    nla_put_u64_64bit(skb, PCIEAUDIT_A_MON_TIME_NS, ev->time_ns,
+			      PCIEAUDIT_A_MON_PAD) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_MON_EVENT, ev->event) ||
+	    nla_put_u32(skb, PCIEAUDIT_A_MON_SOURCE, ev->source) ||
+	    pcieaudit_nl_put_addr(skb, PCIEAUDIT_A_MON_ADDR, ev->pdev))
+		return -EMSGSIZE;
+	/* Register values only where joining the group is privileged. */
+	if (!PCIEAUDIT_MCGRP_PRIVILEGED)
+		return 0;
+	if (ev->event == PCIEAUDIT_MON_LINK &&
+	    (nla_put_u32(skb, PCIEAUDIT_A_MON_LNKCAP, ev->lnkcap) ||
+	     nla_put_u16(skb, PCIEAUDIT_A_MON_LNKSTA_OLD, ev->lnksta_old) ||
+	     nla_put_u16(skb, PCIEAUDIT_A_MON_LNKSTA, ev->lnksta)))
+		return -EMSGSIZE;
+	if (ev->event == PCIEAUDIT_MON_ACS &&
+	    (nla_put_u16(skb, PCIEAUDIT_A_MON_ACS_CTRL_OLD, ev->acs_ctrl_old) ||
+	     nla_put_u16(skb, PCIEAUDIT_A_MON_ACS_CTRL, ev->acs_ctrl)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/**
+ * pcieaudit_nl_mon_event - multicast one monitor event
+ * @ev: the event
+ *
+ * Nothing is sent without listeners; a failed allocation loses the event,
+ * which the listeners see as a gap in PCIEAUDIT_A_MON_SEQ.
+ *
+ * Context: may sleep.
+ */
+void pcieaudit_nl_mon_event(const struct pcieaudit_mon_msg *ev)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (!genl_has_listeners(&pcieaudit_family, &init_net, 0))
+		return;
+	skb = genlmsg_new(MON_EVENT_SIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	hdr = genlmsg_put(skb, 0, 0, &pcieaudit_family, 0,
+			  PCIEAUDIT_CMD_MON_EVENT);
+	if (!hdr || put_mon_attrs(skb, ev)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_end(skb, hdr);
+	/* -ESRCH: the last listener left meanwhile. */
+	genlmsg_multicast(&pcieaudit_family, skb, 0, 0, GFP_KERNEL);
+}
+
+/*
+ * The largest DEV_GET message fits the first buffer of a dump on a fresh
+ * socket, NLMSG_GOODSIZE, so a dump never fails on its first message: a
+ * name as long as pci_name() makes it (a 32-bit domain), a driver name as
+ * long as PCIEAUDIT_NAME_LEN, every optional attribute.
+ */
+static bool dev_msg_fits_dump(void)
+{
+	struct pcieaudit_dev_facts f;
+	size_t max;
+
+	memset(f.driver, 'x', sizeof(f.driver) - 1);
+	f.driver[sizeof(f.driver) - 1] = 0;
+	max = nla_total_size(sizeof("ffffffff:ff:1f.7")) - nla_total_size(1) +
+	      dev_size(NULL, &f);
+	return nlmsg_total_size(GENL_HDRLEN + max) <= NLMSG_GOODSIZE;
+}
+
 /**
  * pcieaudit_genl_init - register the "pcieaudit" family
  *
@@ -621,6 +836,10 @@ struct genl_family pcieaudit_family __ro_after_init = {
  */
 int pcieaudit_genl_init(void)
 {
+	if (!dev_msg_fits_dump()) {
+		pr_err("a device message exceeds a dump's first buffer\n");
+		return -EMSGSIZE;
+	}
 	return genl_register_family(&pcieaudit_family);
 }
 

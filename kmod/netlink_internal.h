@@ -40,6 +40,8 @@ struct pcieaudit_p2p_table;
  *	group id to resume at in a GROUP_GET dump
  * @next_client: P2P_GET: key of the client to resume at, with @next's
  *	provider
+ * @next_member: GROUP_GET: key of the member to resume at, in @next's
+ *	group
  * @table: P2P_GET: the selection of addresses, or NULL until the first
  *	part; freed by pcieaudit_nl_p2p_done()
  * @state: enum pcieaudit_dump_state
@@ -49,6 +51,7 @@ struct pcieaudit_p2p_table;
 struct pcieaudit_dump_ctx {
 	u64 next;
 	u64 next_client;
+	u64 next_member;
 	struct pcieaudit_p2p_table *table;
 	enum pcieaudit_dump_state state;
 };

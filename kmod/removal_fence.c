@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A fence between reading a PCI function's IOMMU state and its removal.
+ * A fence between reading a PCI function's IOMMU state and its arrival or
+ * removal.
  *
  * pci_lock_rescan_remove() does not hold off every removal. Only the sysfs
  * sriov_numvfs path takes it around a PF driver's sriov_configure(), from
@@ -8,17 +9,26 @@
  * hotplug", Cc: stable; Debian's 6.1.192 has it), after 05703271c3cd had
  * taken it in sriov_del_vfs() and deadlocked PF removal. A PF driver's own
  * pci_disable_sriov() (igb_remove() on unbind, for one) deletes its VFs
- * without it on every version. What every removal does have in common is
- * device_del(), which calls the bus notifiers with BUS_NOTIFY_DEL_DEVICE
- * first and BUS_NOTIFY_REMOVED_DEVICE last; the IOMMU core releases the
- * function's group membership and dev->iommu on BUS_NOTIFY_REMOVED_DEVICE
- * (iommu_bus_notifier(); see the docs for the versions read). So a function is marked as
- * going at DEL_DEVICE, after every reader that may have seen it unmarked
- * has left, and unmarked at REMOVED_DEVICE, after the IOMMU core (this
- * notifier runs last), when its IOMMU state is gone. Readers skip a marked
- * function. docs/kernel-contracts.md has the argument per version.
+ * without it on every version. What every addition and removal has in
+ * common is the driver core's bus notifiers: device_add() sends
+ * BUS_NOTIFY_ADD_DEVICE once the function is on the bus list, and the
+ * IOMMU core probes it there (iommu_bus_notifier(), whose error path
+ * releases a group it had just joined); device_del() sends
+ * BUS_NOTIFY_DEL_DEVICE first and BUS_NOTIFY_REMOVED_DEVICE last, and the
+ * IOMMU core releases the function's group membership and dev->iommu on
+ * the latter. This notifier runs last in each chain. So a function is
+ * "present" from its ADD_DEVICE, after the IOMMU core's probe has
+ * succeeded or failed, and "going" from DEL_DEVICE, after every reader
+ * that may have seen it present has left, until REMOVED_DEVICE, after the
+ * IOMMU core, when it is forgotten. Readers read only present functions.
+ * docs/kernel-contracts.md has the argument per version.
+ *
+ * No allocation where device_del() calls: it runs the notifiers under
+ * memalloc_noio_save(). A present function's entry exists already, and
+ * turning it into "going" replaces a value in place. A function that is
+ * not present (its ADD_DEVICE record failed for memory) has nothing to
+ * mark: readers skip it already.
  */
-#include <linux/limits.h>
 #include <linux/notifier.h>
 #include <linux/pci.h>
 #include <linux/rwsem.h>
@@ -26,9 +36,19 @@
 
 #include "removal_fence.h"
 
+enum fence_state {
+	FENCE_PRESENT = 1,
+	FENCE_GOING,
+};
+
 static DECLARE_RWSEM(fence);
-/* Functions between DEL_DEVICE and REMOVED_DEVICE, by address. */
-static DEFINE_XARRAY(going);
+/* Each function's enum fence_state, by address; absent: not readable. */
+static DEFINE_XARRAY(state);
+
+static bool is_present(void *entry)
+{
+	return entry && xa_to_value(entry) == FENCE_PRESENT;
+}
 
 static int removal_event(struct notifier_block *nb, unsigned long action,
 			 void *data)
@@ -36,43 +56,61 @@ static int removal_event(struct notifier_block *nb, unsigned long action,
 	unsigned long key = (unsigned long)data;
 
 	switch (action) {
+	case BUS_NOTIFY_ADD_DEVICE:
+		/* On -ENOMEM the function stays unreadable: its IOMMU state unknown. */
+		xa_store(&state, key, xa_mk_value(FENCE_PRESENT), GFP_KERNEL);
+		break;
 	case BUS_NOTIFY_DEL_DEVICE:
-		/*
-		 * A notifier cannot fail the removal, and a node is a small
-		 * slab object: wait for memory rather than leave a reader
-		 * unfenced.
-		 */
 		down_write(&fence);
-		xa_store(&going, key, data, GFP_KERNEL | __GFP_NOFAIL);
+		if (is_present(xa_load(&state, key)))
+			xa_store(&state, key, xa_mk_value(FENCE_GOING), GFP_NOWAIT);
 		up_write(&fence);
 		break;
 	case BUS_NOTIFY_REMOVED_DEVICE:
-		down_write(&fence);
-		xa_erase(&going, key);
-		up_write(&fence);
+		xa_erase(&state, key);
 		break;
 	}
 	return NOTIFY_DONE;
 }
 
-/* Lowest priority: REMOVED_DEVICE reaches the IOMMU core first. */
+/* Lowest priority: each notice reaches the IOMMU core first. */
 static struct notifier_block removal_nb = {
 	.notifier_call = removal_event,
 	.priority = INT_MIN,
 };
 
+static int mark_present(struct device *dev, void *unused)
+{
+	/*
+	 * Not over a mark the notifier set meanwhile (-EBUSY); -ENOMEM
+	 * leaves the function unreadable, its IOMMU state unknown.
+	 */
+	if (xa_insert(&state, (unsigned long)dev, xa_mk_value(FENCE_PRESENT),
+		      GFP_KERNEL) == -ENOMEM)
+		pr_warn_once("out of memory: IOMMU state of some functions unknown\n");
+	return 0;
+}
+
 /**
- * pcieaudit_fence_init - start tracking PCI functions being removed
+ * pcieaudit_fence_init - start tracking PCI functions' arrival and removal
  *
- * A function already between DEL_DEVICE and REMOVED_DEVICE when this runs
- * is not tracked; module load does not race hot-unplug in practice, and
- * that window is named in docs/kernel-contracts.md.
+ * The functions on the bus when this runs are present, except those whose
+ * removal this notifier saw start meanwhile. A function already between
+ * DEL_DEVICE and its unlinking from the bus list before the notifier was
+ * registered is taken as present; that window is named in
+ * docs/kernel-contracts.md.
  *
  * Return: 0 or a negative errno.
  */
 int pcieaudit_fence_init(void)
 {
-	return bus_register_notifier(&pci_bus_type, &removal_nb);
+	int ret;
+
+	ret = bus_register_notifier(&pci_bus_type, &removal_nb);
+	if (ret)
+		return ret;
+	bus_for_each_dev(&pci_bus_type, NULL, NULL, mark_present);
+	return 0;
 }
 
 /**
@@ -81,7 +119,21 @@ int pcieaudit_fence_init(void)
 void pcieaudit_fence_exit(void)
 {
 	bus_unregister_notifier(&pci_bus_type, &removal_nb);
-	xa_destroy(&going);
+	xa_destroy(&state);
+}
+
+/**
+ * pcieaudit_fence_present - whether a function is neither arriving nor going
+ * @dev: the function
+ *
+ * A hint for walks that take references (the monitor's load-time walk):
+ * it can change as soon as it returns.
+ *
+ * Return: true when present.
+ */
+bool pcieaudit_fence_present(struct device *dev)
+{
+	return is_present(xa_load(&state, (unsigned long)dev));
 }
 
 /**
@@ -93,12 +145,13 @@ void pcieaudit_fence_exit(void)
  * leaving in between: a removal waiting in between would deadlock.
  *
  * Context: may sleep.
- * Return: false when @dev is being removed; then do not read, do not leave.
+ * Return: false when @dev is arriving or being removed; then do not read,
+ * do not leave.
  */
 bool pcieaudit_fence_enter(struct device *dev)
 {
 	down_read(&fence);
-	if (!xa_load(&going, (unsigned long)dev))
+	if (pcieaudit_fence_present(dev))
 		return true;
 	up_read(&fence);
 	return false;

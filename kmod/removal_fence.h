@@ -7,6 +7,7 @@
 
 int pcieaudit_fence_init(void);
 void pcieaudit_fence_exit(void);
+bool pcieaudit_fence_present(struct device *dev);
 bool pcieaudit_fence_enter(struct device *dev);
 void pcieaudit_fence_leave(void);
 

@@ -330,6 +330,25 @@ static void link_history(void **state)
 	assert_int_equal(d.history.min_width, 8);
 	assert_int_equal(d.history.last_change_ns, 5000);
 	assert_int_equal(d.history.interval_ms, 1000);
+	/* A module before the skip attributes: read every time. */
+	assert_int_equal(d.history.unsampled_ns, 0);
+	assert_int_equal(d.history.skip, 0);
+	pa_device_clear(&d);
+
+	/* A link the sampler left unread: why, and for how long. */
+	msg = test_genl_msg(PCIEAUDIT_CMD_DEV_GET, 1, 0);
+	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, 1, 0);
+	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_LINK_HISTORY);
+	nla_put_u64(msg, PCIEAUDIT_A_HIST_SINCE_NS, 1000);
+	nla_put_u64(msg, PCIEAUDIT_A_HIST_TRANSITIONS, 0);
+	nla_put_u64(msg, PCIEAUDIT_A_HIST_BELOW_NS, 0);
+	nla_put_u32(msg, PCIEAUDIT_A_HIST_INTERVAL_MS, 100);
+	nla_put_u64(msg, PCIEAUDIT_A_HIST_UNSAMPLED_NS, 2500000000ull);
+	nla_put_u32(msg, PCIEAUDIT_A_HIST_SKIP, PCIEAUDIT_HIST_SKIP_SUSPENDED);
+	nla_nest_end(msg, nest);
+	assert_int_equal(decode_and_free(msg, &d), 0);
+	assert_int_equal(d.history.unsampled_ns, 2500000000ull);
+	assert_int_equal(d.history.skip, PCIEAUDIT_HIST_SKIP_SUSPENDED);
 	pa_device_clear(&d);
 
 	/* Without the interval: malformed. */
@@ -641,6 +660,34 @@ static void group(void **state)
 	assert_int_equal(g.members[0].devfn, 1);
 	assert_int_equal(g.members[1].devfn, 0);
 	assert_int_equal(g.members[2].domain, 1);
+	pa_group_clear(&g);
+}
+
+/* A group too large for one message continues in the next (same id). */
+static void group_continued(void **state)
+{
+	struct nl_msg *msg = test_genl_msg(PCIEAUDIT_CMD_GROUP_GET, 1, NLM_F_MULTI);
+	struct pa_group g, more;
+
+	(void)state;
+	nla_put_u32(msg, PCIEAUDIT_A_GROUP_ID, 7);
+	test_put_addr(msg, PCIEAUDIT_A_GROUP_MEMBER, 0, 4, 0);
+	assert_int_equal(pa_decode_group(msg, &g), 0);
+	nlmsg_free(msg);
+	msg = test_genl_msg(PCIEAUDIT_CMD_GROUP_GET, 1, NLM_F_MULTI);
+	nla_put_u32(msg, PCIEAUDIT_A_GROUP_ID, 7);
+	test_put_addr(msg, PCIEAUDIT_A_GROUP_MEMBER, 0, 4, 1);
+	test_put_addr(msg, PCIEAUDIT_A_GROUP_MEMBER, 0, 4, 2);
+	nla_put_u32(msg, PCIEAUDIT_A_GROUP_OTHER_MEMBERS, 1);
+	assert_int_equal(pa_decode_group(msg, &more), 0);
+	nlmsg_free(msg);
+	assert_int_equal(g.other_members, 0);
+	assert_int_equal(pa_group_append(&g, &more), 0);
+	assert_int_equal(g.nmembers, 3);
+	assert_int_equal(g.members[0].devfn, 0);
+	assert_int_equal(g.members[2].devfn, 2);
+	assert_int_equal(g.other_members, 1);
+	assert_int_equal(more.nmembers, 0);
 	pa_group_clear(&g);
 }
 
@@ -1245,6 +1292,7 @@ int main(void)
 		cmocka_unit_test(shorter_than_genl_header),
 		cmocka_unit_test(corruption_never_crashes),
 		cmocka_unit_test(group),
+		cmocka_unit_test(group_continued),
 		cmocka_unit_test(group_malformed),
 		cmocka_unit_test(info),
 		cmocka_unit_test(info_missing_required),

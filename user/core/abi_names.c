@@ -50,6 +50,13 @@ static const char *const dma_owners[] = {
 	[PCIEAUDIT_DMA_OWNER_CLAIMED]	= "claimed",
 };
 
+static const char *const hist_skips[] = {
+	[PCIEAUDIT_HIST_SKIP_SUSPENDED]		= "suspended",
+	[PCIEAUDIT_HIST_SKIP_ASPM]		= "aspm",
+	[PCIEAUDIT_HIST_SKIP_BLOCKED]		= "blocked",
+	[PCIEAUDIT_HIST_SKIP_UNREADABLE]	= "unreadable",
+};
+
 static const char *const iommu_modes[] = {
 	[PCIEAUDIT_IOMMU_MODE_PASSTHROUGH]	= "passthrough",
 	[PCIEAUDIT_IOMMU_MODE_TRANSLATED]	= "translated",
@@ -160,6 +167,11 @@ const char *pa_dma_owner_name(uint32_t owner)
 	return NAME(dma_owners, owner);
 }
 
+const char *pa_hist_skip_name(uint32_t skip)
+{
+	return NAME(hist_skips, skip);
+}
+
 const char *pa_iommu_mode_name(uint32_t mode)
 {
 	return NAME(iommu_modes, mode);
@@ -218,6 +230,11 @@ uint32_t pa_source_value(const char *name)
 uint32_t pa_dma_owner_value(const char *name)
 {
 	return VALUE(dma_owners, name);
+}
+
+uint32_t pa_hist_skip_value(const char *name)
+{
+	return VALUE(hist_skips, name);
 }
 
 uint32_t pa_iommu_mode_value(const char *name)

@@ -32,6 +32,10 @@ const char *pa_source_name(uint32_t source);
  * the kernel cannot say. */
 const char *pa_dma_owner_name(uint32_t owner);
 
+/* Why the sampler did not read a link (enum pcieaudit_hist_skip):
+ * "suspended", "aspm", "blocked", "unreadable"; NULL when it did. */
+const char *pa_hist_skip_name(uint32_t skip);
+
 /* "passthrough" or "translated"; NULL when absent or undeterminable. */
 const char *pa_iommu_mode_name(uint32_t mode);
 
@@ -70,6 +74,7 @@ uint32_t pa_domain_type_value(const char *name);
 uint32_t pa_source_value(const char *name);
 uint32_t pa_dma_owner_value(const char *name);
 uint32_t pa_iommu_mode_value(const char *name);
+uint32_t pa_hist_skip_value(const char *name);
 uint32_t pa_iommu_strict_value(const char *name);
 uint32_t pa_power_state_value(const char *name);
 uint32_t pa_p2p_kernel_status_value(const char *name);

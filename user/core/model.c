@@ -228,6 +228,27 @@ int pa_report_add_group(struct pa_report *rep, struct pa_group *group)
 	return 0;
 }
 
+int pa_group_append(struct pa_group *to, struct pa_group *more)
+{
+	struct pa_addr *v;
+
+	if (!more->nmembers) {
+		v = to->members;
+	} else {
+		v = realloc(to->members,
+			    (to->nmembers + more->nmembers) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		memcpy(v + to->nmembers, more->members,
+		       more->nmembers * sizeof(*v));
+	}
+	to->members = v;
+	to->nmembers += more->nmembers;
+	to->other_members = more->other_members;
+	pa_group_clear(more);
+	return 0;
+}
+
 static int cmp_by_group(const void *a, const void *b)
 {
 	const struct pa_device *x = *(const struct pa_device *const *)a;

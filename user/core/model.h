@@ -87,6 +87,8 @@ struct pa_link_history {
 	uint8_t min_speed;		/* LnkSta speed encoding */
 	uint8_t min_width;
 	uint32_t interval_ms;
+	uint64_t unsampled_ns;		/* not read: no time accrued */
+	uint32_t skip;			/* enum pcieaudit_hist_skip; 0: read */
 };
 
 struct pa_device {
@@ -350,6 +352,9 @@ void pa_report_clear_groups(struct pa_report *rep);
 /* Append by moving: on success the report owns what *dev or *group held. */
 int pa_report_add_device(struct pa_report *rep, struct pa_device *dev);
 int pa_report_add_group(struct pa_report *rep, struct pa_group *group);
+/* Appends @more's members to @to, whose continuation it is (a group dump
+ * message of the same id), and takes its other_members; empties @more. */
+int pa_group_append(struct pa_group *to, struct pa_group *more);
 
 /* Builds rep->groups (which must be empty) from the devices' own group
  * numbers, for sources without a group list: sysfs, some snapshots. */

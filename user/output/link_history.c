@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include <linux/pcieaudit.h>
+
 #include "link.h"
 
 void pa_format_time_ns(uint64_t ns, char buf[PA_TIME_LEN])
@@ -20,6 +22,23 @@ void pa_format_time_ns(uint64_t ns, char buf[PA_TIME_LEN])
 	snprintf(buf, PA_TIME_LEN, "%04d-%02d-%02dT%02d:%02d:%02d.%03uZ",
 		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		 tm.tm_min, tm.tm_sec, (unsigned int)(ns / 1000000u % 1000u));
+}
+
+/* Why the sampler left a link unread, for people. */
+static const char *hist_skip_text(uint32_t skip)
+{
+	switch (skip) {
+	case PCIEAUDIT_HIST_SKIP_SUSPENDED:
+		return "suspended, not woken";
+	case PCIEAUDIT_HIST_SKIP_ASPM:
+		return "ASPM on a link above, not woken";
+	case PCIEAUDIT_HIST_SKIP_BLOCKED:
+		return "config access blocked: a reset or SR-IOV change";
+	case PCIEAUDIT_HIST_SKIP_UNREADABLE:
+		return "unreadable";
+	default:
+		return "unknown reason";
+	}
 }
 
 void pa_history_format(const struct pa_link_history *h, char *buf, size_t len)
@@ -42,6 +61,12 @@ void pa_history_format(const struct pa_link_history *h, char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, "; slowest %s, narrowest x%u",
 				      speed, h->min_width);
 	}
+	if (n < len && h->unsampled_ns)
+		n += (size_t)snprintf(buf + n, len - n, "; %.1f s not sampled",
+				      (double)h->unsampled_ns / 1e9);
+	if (n < len && h->skip)
+		n += (size_t)snprintf(buf + n, len - n, "; not sampled now (%s)",
+				      hist_skip_text(h->skip));
 	if (n < len)
 		snprintf(buf + n, len - n, " (sampled every %u ms)", h->interval_ms);
 }

@@ -273,6 +273,25 @@ static int last_change_read(struct pa_json_in *in, const struct pa_schema_field 
 			 &((struct pa_link_history *)base)->last_change_ns);
 }
 
+/* A duration in ns, as seconds. */
+static int seconds_read(struct pa_json_in *in, const struct pa_schema_field *f,
+			json_object *v, const char *path, uint64_t *ns)
+{
+	char p[PA_JSON_PATH_LEN];
+	double secs;
+
+	pa_json_path(p, path, f->key);
+	if (!json_object_is_type(v, json_type_double) &&
+	    !json_object_is_type(v, json_type_int))
+		return pa_json_bad(in, p, "expected a number, found %s",
+				   pa_json_type_name(v));
+	secs = json_object_get_double(v);
+	if (!(secs >= 0 && secs < 1.8e10))	/* NaN too; 570 years */
+		return pa_json_bad(in, p, "%s out of range", json_object_to_json_string(v));
+	*ns = (uint64_t)(secs * 1e9 + 0.5);
+	return 0;
+}
+
 static json_object *below_json(const void *base, const void *top)
 {
 	(void)top;
@@ -283,20 +302,24 @@ static json_object *below_json(const void *base, const void *top)
 static int below_read(struct pa_json_in *in, const struct pa_schema_field *f,
 		      json_object *v, const char *path, void *base, void *top)
 {
-	char p[PA_JSON_PATH_LEN];
-	double secs;
-
 	(void)top;
-	pa_json_path(p, path, f->key);
-	if (!json_object_is_type(v, json_type_double) &&
-	    !json_object_is_type(v, json_type_int))
-		return pa_json_bad(in, p, "expected a number, found %s",
-				   pa_json_type_name(v));
-	secs = json_object_get_double(v);
-	if (!(secs >= 0 && secs < 1.8e10))	/* NaN too; 570 years */
-		return pa_json_bad(in, p, "%s out of range", json_object_to_json_string(v));
-	((struct pa_link_history *)base)->below_ns = (uint64_t)(secs * 1e9 + 0.5);
-	return 0;
+	return seconds_read(in, f, v, path,
+			    &((struct pa_link_history *)base)->below_ns);
+}
+
+static json_object *unsampled_json(const void *base, const void *top)
+{
+	(void)top;
+	return json_object_new_double(
+		(double)((const struct pa_link_history *)base)->unsampled_ns / 1e9);
+}
+
+static int unsampled_read(struct pa_json_in *in, const struct pa_schema_field *f,
+			  json_object *v, const char *path, void *base, void *top)
+{
+	(void)top;
+	return seconds_read(in, f, v, path,
+			    &((struct pa_link_history *)base)->unsampled_ns);
 }
 
 static json_object *slowest_json(const void *base, const void *top)
@@ -422,6 +445,11 @@ static const struct pa_schema_field history_fields[] = {
 	{ "last_change", .kind = PA_S_CUSTOM, .write = last_change_json,
 	  .read = last_change_read, .type = json_type_string },
 	{ "interval_ms", U(HIST, interval_ms, 0, UINT32_MAX) },
+	/* Older snapshots have neither: 0 s, and read at the last sample. */
+	{ "unsampled_seconds", .kind = PA_S_CUSTOM, .write = unsampled_json,
+	  .read = unsampled_read },
+	/* Why the latest sample did not read the link; null when it did. */
+	{ "not_sampled", ENUM(HIST, skip, pa_hist_skip_name, pa_hist_skip_value) },
 };
 
 static const struct pa_schema history_schema = {

@@ -266,6 +266,8 @@ static int decode_history(struct nlattr *nest, struct pa_link_history *h)
 		.min_speed = get_u8(tb[PCIEAUDIT_A_HIST_MIN_SPEED]),
 		.min_width = get_u8(tb[PCIEAUDIT_A_HIST_MIN_WIDTH]),
 		.interval_ms = get_u32(tb[PCIEAUDIT_A_HIST_INTERVAL_MS]),
+		.unsampled_ns = get_u64(tb[PCIEAUDIT_A_HIST_UNSAMPLED_NS]),
+		.skip = get_u32(tb[PCIEAUDIT_A_HIST_SKIP]),
 	};
 	return 0;
 }

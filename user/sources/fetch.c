@@ -39,12 +39,17 @@ static void restart_devices(void *arg)
 static int on_group(struct nl_msg *msg, void *arg)
 {
 	struct pa_report *rep = arg;
-	struct pa_group group;
+	struct pa_group group, *last;
 	int err = pa_decode_group(msg, &group);
 
 	if (err)
 		return err;
-	err = pa_report_add_group(rep, &group);
+	/* A group too large for one message goes on in the next, same id. */
+	last = rep->ngroups ? &rep->groups[rep->ngroups - 1] : NULL;
+	if (last && last->id == group.id)
+		err = pa_group_append(last, &group);
+	else
+		err = pa_report_add_group(rep, &group);
 	if (err)
 		pa_group_clear(&group);
 	return err;

@@ -137,6 +137,8 @@ static const struct nla_policy pcieaudit_hist_reply_policy[PCIEAUDIT_A_HIST_MAX 
 	[PCIEAUDIT_A_HIST_LAST_CHANGE_NS] = { .type = NLA_U64, .minlen = 8, .maxlen = 8 },
 	[PCIEAUDIT_A_HIST_INTERVAL_MS] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
 	[PCIEAUDIT_A_HIST_PAD] = { .type = NLA_UNSPEC },
+	[PCIEAUDIT_A_HIST_UNSAMPLED_NS] = { .type = NLA_U64, .minlen = 8, .maxlen = 8 },
+	[PCIEAUDIT_A_HIST_SKIP] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
 };
 
 #endif /* PCIEAUDIT_POLICY_GEN_H */

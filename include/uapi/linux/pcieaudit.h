@@ -27,8 +27,13 @@
  *
  * PCIEAUDIT_CMD_GROUP_GET (dump)
  *   request:  no attributes
- *   reply:    one message per IOMMU group holding a PCI function,
- *             PCIEAUDIT_A_GROUP_*, ordered and resumed by group id.
+ *   reply:    one or more messages per IOMMU group holding a PCI function,
+ *             PCIEAUDIT_A_GROUP_*, ordered by group id and within a group
+ *             by member key, resumed by both. A group whose members do not
+ *             fit one message continues in the next with the same
+ *             PCIEAUDIT_A_GROUP_ID; PCIEAUDIT_A_GROUP_OTHER_MEMBERS is in
+ *             its last message only. Userspace merges consecutive messages
+ *             of one id.
  *
  * PCIEAUDIT_CMD_P2P_GET (do, dump)
  *   do request:   PCIEAUDIT_A_P2P_PROVIDER and one or more
@@ -56,15 +61,22 @@
  * PCIEAUDIT_CMD_MON_EVENT (multicast only, group PCIEAUDIT_MCGRP_MONITOR)
  *   PCIEAUDIT_A_MON_*: a function added or removed (the PCI bus notifier),
  *   a change of its link status or ACS control (the module's sampler,
- *   which reads LnkSta and ACS control of every function each
- *   pcieaudit.monitor_interval_ms). PCIEAUDIT_A_MON_SEQ counts events
+ *   which reads each link's LnkSta once per pcieaudit.monitor_interval_ms
+ *   at the link's downstream port, its other functions' only when it
+ *   changed, and ACS control each pcieaudit.monitor_acs_interval_ms; it
+ *   skips a function it would have to wake, see enum
+ *   pcieaudit_hist_skip). With monitor_interval_ms=0 there is no monitor:
+ *   no events, no link history. PCIEAUDIT_A_MON_SEQ counts events
  *   from 1 without gaps: a listener that sees a gap, or ENOBUFS on its
  *   socket, lost events and should resynchronise with a DEV_GET dump.
  *
  * Register values are raw and read live from configuration space; the module
- * never writes configuration space. Reads wait while the kernel blocks
- * configuration access to a function (during a reset), as sysfs reads do,
- * and never wake a function from a low-power state. A register that reads
+ * never writes configuration space. A request's reads wait while the kernel
+ * blocks configuration access to a function (during a reset), as sysfs
+ * reads do, but unlike sysfs they never resume a runtime-suspended
+ * function: they read it in the state it is in. The monitor's sampler
+ * waits for nothing and reads nothing it would wake (enum
+ * pcieaudit_hist_skip). A register that reads
  * all ones is not a value: the function is in D3cold or gone, and the
  * registers are reported as unknown (PCIEAUDIT_A_DEV_CONFIG_UNREADABLE).
  * Values the module derives itself rather than taking from a kernel API are
@@ -720,6 +732,12 @@ enum pcieaudit_bar_attr {
  * @PCIEAUDIT_A_HIST_LAST_CHANGE_NS: u64, when the last transition was
  *	sampled; absent when there was none.
  * @PCIEAUDIT_A_HIST_INTERVAL_MS: u32, the sampling interval.
+ * @PCIEAUDIT_A_HIST_PAD: padding for the u64s, never sent alone.
+ * @PCIEAUDIT_A_HIST_UNSAMPLED_NS: u64, time the sampler did not read the
+ *	link (see PCIEAUDIT_A_HIST_SKIP), in which no time accrued to
+ *	PCIEAUDIT_A_HIST_BELOW_NS.
+ * @PCIEAUDIT_A_HIST_SKIP: u32, enum pcieaudit_hist_skip: why the latest
+ *	sample did not read the link; absent when it did.
  */
 enum pcieaudit_hist_attr {
 	PCIEAUDIT_A_HIST_SINCE_NS = 1,
@@ -730,9 +748,34 @@ enum pcieaudit_hist_attr {
 	PCIEAUDIT_A_HIST_LAST_CHANGE_NS,
 	PCIEAUDIT_A_HIST_INTERVAL_MS,
 	PCIEAUDIT_A_HIST_PAD,
+	PCIEAUDIT_A_HIST_UNSAMPLED_NS,
+	PCIEAUDIT_A_HIST_SKIP,
 
 	__PCIEAUDIT_A_HIST_MAX,
 	PCIEAUDIT_A_HIST_MAX = __PCIEAUDIT_A_HIST_MAX - 1
+};
+
+/**
+ * enum pcieaudit_hist_skip - PCIEAUDIT_A_HIST_SKIP values: why the sampler
+ *	did not read a link. It never wakes a function or a link to read it.
+ * @PCIEAUDIT_HIST_SKIP_SUSPENDED: the function, or the bridge above it, is
+ *	runtime-suspended or not in D0.
+ * @PCIEAUDIT_HIST_SKIP_ASPM: ASPM is enabled on a link between the
+ *	function and the root complex, which a read would bring out of its
+ *	low-power state.
+ * @PCIEAUDIT_HIST_SKIP_BLOCKED: the kernel blocks the function's
+ *	configuration access (a reset, an SR-IOV change in progress).
+ * @PCIEAUDIT_HIST_SKIP_UNREADABLE: the read failed or returned all ones
+ *	(the function is gone or disconnected).
+ */
+enum pcieaudit_hist_skip {
+	PCIEAUDIT_HIST_SKIP_SUSPENDED = 1,
+	PCIEAUDIT_HIST_SKIP_ASPM,
+	PCIEAUDIT_HIST_SKIP_BLOCKED,
+	PCIEAUDIT_HIST_SKIP_UNREADABLE,
+
+	__PCIEAUDIT_HIST_SKIP_MAX,
+	PCIEAUDIT_HIST_SKIP_MAX = __PCIEAUDIT_HIST_SKIP_MAX - 1
 };
 
 /**
