@@ -152,6 +152,16 @@ monitor-test: deps
 	@tests/monitor/run.sh
 	@tests/monitor/run.sh --kernel 7.3
 
+# The always-on module within the PCI core's rules (tests/safety): a
+# runtime-suspended port and endpoint against QEMU's trace of every config
+# read, a 145-member IOMMU group dumped as a fresh socket's first request,
+# resets under dumps and a rescan, a system suspend (pm_test) under ftrace.
+.PHONY: safety-test
+safety-test: deps
+	@$(MAKE) -s module cli KVER=$$(tests/kernel-version.sh) >/dev/null
+	@python3 tests/safety/check.py --selftest
+	@tests/safety/run.sh
+
 # The Prometheus exporter on the H200 guest fixture: 4 concurrent scrapers
 # and malformed HTTP requests; promtool checks every body, sysfs's link
 # attributes are the oracle for the link gauges.
@@ -185,7 +195,7 @@ gpu-test: deps cli
 	@python3 tests/gpu/compare-h200.py --selftest
 	@out=$$(python3 tests/gpu/compare-h200.py user/pcieaudit-cli) || { echo "$$out"; exit 1; }; echo "$$out" | tail -n 1
 
-check: deps prebuild unit valgrind gpu-test security-test fuzz-smoke style ynl-check doc-test corpus-test compat-test dkms-test deb-test exporter-test monitor-test vm-test stress-short nlfuzz
+check: deps prebuild unit valgrind gpu-test security-test fuzz-smoke style ynl-check doc-test corpus-test compat-test dkms-test deb-test exporter-test monitor-test safety-test vm-test stress-short nlfuzz
 	@echo "make check: all tests passed"
 
 demo: deps

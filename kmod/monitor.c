@@ -28,11 +28,10 @@
  * - Nothing is woken and no link is forced out of a low-power state: a
  *   function is read only when it and the bridge above it are active for
  *   runtime PM (a reference held across the read) and in D0, and when no
- *   link between it and the root complex has ASPM enabled. Its config
- *   access must not be blocked (a reset, an SR-IOV change): the read takes
- *   pci_cfg_access_trylock() and skips the function otherwise, rather than
- *   wait up to a minute for a reset. A function not read says why in its
- *   history, and accrues no time there.
+ *   link between it and the root complex has ASPM enabled. A function
+ *   whose config access the kernel blocks (a reset, an SR-IOV change) is
+ *   skipped rather than waited for, up to a minute. A function not read
+ *   says why in its history, and accrues no time there.
  * - mon_wq is freezable: nothing runs between the freezing of tasks before
  *   a system suspend and their thawing after resume.
  * - The bus notifier makes no configuration read: it records the function
@@ -283,17 +282,20 @@ static u32 mon_cfg_read(struct mon_dev *m, int pos, int size, u32 *val)
 	skip = PCIEAUDIT_HIST_SKIP_ASPM;
 	if (mon_crosses_aspm(pdev))
 		goto out;
-	/* Held by a reset or an SR-IOV change: skip, never wait. */
+	/*
+	 * Held by a reset or an SR-IOV change: skip rather than wait up to a
+	 * minute. Only a block taken in the instant between this test and
+	 * the read is waited out, as sysfs would.
+	 */
 	skip = PCIEAUDIT_HIST_SKIP_BLOCKED;
-	if (!pci_cfg_access_trylock(pdev))
+	if (data_race(pdev->block_cfg_access))
 		goto out;
 	if (size == 4) {
-		err = pci_read_config_dword(pdev, pos, val);
+		err = pci_user_read_config_dword(pdev, pos, val);
 	} else {
-		err = pci_read_config_word(pdev, pos, &word);
+		err = pci_user_read_config_word(pdev, pos, &word);
 		*val = word;
 	}
-	pci_cfg_access_unlock(pdev);
 	skip = PCIEAUDIT_HIST_SKIP_UNREADABLE;
 	if (err || (size == 4 ? PCI_POSSIBLE_ERROR(*val) :
 		    PCI_POSSIBLE_ERROR((u16)*val)))

@@ -886,6 +886,8 @@ static const struct field hist_f[] = {
 	[PCIEAUDIT_A_HIST_LAST_CHANGE_NS] = { K_U64 },
 	[PCIEAUDIT_A_HIST_INTERVAL_MS] = { K_U32 },
 	[PCIEAUDIT_A_HIST_PAD] = { K_FLAG, 0, true },
+	[PCIEAUDIT_A_HIST_UNSAMPLED_NS] = { K_U64 },
+	[PCIEAUDIT_A_HIST_SKIP] = { K_U32, PCIEAUDIT_HIST_SKIP_MAX },
 };
 static const struct schema hist_s = {
 	"link history", PCIEAUDIT_A_HIST_MAX, hist_f,
@@ -940,7 +942,7 @@ static const struct field group_f[] = {
 	[PCIEAUDIT_A_GROUP_OTHER_MEMBERS] = { K_U32 },
 };
 static const struct schema group_s = {
-	"group", PCIEAUDIT_A_GROUP_MAX, group_f, REQ(1) | REQ(3), false,
+	"group", PCIEAUDIT_A_GROUP_MAX, group_f, REQ(1), false,
 };
 static const struct field pair_f[] = {
 	[PCIEAUDIT_A_PAIR_CLIENT] = { K_NEST, 0, false, &addr_s },
