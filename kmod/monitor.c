@@ -25,8 +25,8 @@
  *   keep pointers to them across the unlocked reads; a removal marks its
  *   entry gone and waits only for a read of that very function to end, as
  *   kernfs waits for a sysfs reader of a file being removed.
- * - Nothing is woken and no link is forced out of a low-power state: a
- *   function is read only when it and the bridge above it are active for
+ * - Nothing is woken and no link is forced out of a low-power state
+ *   (quiet_read.c): a function is read only when it and the bridge above it are active for
  *   runtime PM (a reference held across the read) and in D0, and when no
  *   link between it and the root complex has ASPM enabled. A function
  *   whose config access the kernel blocks (a reset, an SR-IOV change) is
@@ -54,7 +54,6 @@
 #include <linux/list.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
-#include <linux/pm_runtime.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
@@ -66,6 +65,7 @@
 #include "mon_trace.h"
 #include "monitor.h"
 #include "netlink.h"
+#include "quiet_read.h"
 #include "removal_fence.h"
 
 static unsigned int monitor_interval_ms = 1000;
@@ -220,42 +220,12 @@ static void mon_emit(struct mon_dev *m, u32 event, u32 source, u16 old)
 	pcieaudit_nl_mon_event(&ev);
 }
 
-/* A link the read of @pdev crosses has ASPM enabled: reading would wake it. */
-static bool mon_crosses_aspm(struct pci_dev *pdev)
-{
-	struct pci_dev *d;
-
-	for (d = pdev; d; d = pci_upstream_bridge(d))
-		if (pcie_aspm_enabled(d))
-			return true;
-	return false;
-}
-
 /*
- * A runtime-PM reference on an active device: > 0 taken, < 0 runtime PM
- * disabled (no reference, the device is as the PCI core left it), 0 not
- * active (suspended, or on its way).
- */
-static int mon_pm_get(struct pci_dev *pdev)
-{
-	return pcieaudit_pm_runtime_get_if_active(&pdev->dev);
-}
-
-static void mon_pm_put(struct pci_dev *pdev, int ref)
-{
-	if (ref > 0)
-		pm_runtime_put(&pdev->dev);
-}
-
-/*
- * One read for the work, unlocked, within the PCI core's power and
- * access rules; returns 0 or why it was not made.
+ * One read for the work, unlocked, through pcieaudit_quiet_read(); a
+ * removal of the function waits for it (mon_untrack()'s caller).
  */
 static u32 mon_cfg_read(struct mon_dev *m, int pos, int size, u32 *val)
 {
-	struct pci_dev *pdev = m->pdev, *up = pci_upstream_bridge(pdev);
-	int upref = -1, ref = -1, err;
-	u16 word;
 	u32 skip;
 
 	spin_lock(&mon_read_lock);
@@ -265,46 +235,7 @@ static u32 mon_cfg_read(struct mon_dev *m, int pos, int size, u32 *val)
 	spin_unlock(&mon_read_lock);
 	if (skip)
 		return skip;
-
-	skip = PCIEAUDIT_HIST_SKIP_UNREADABLE;
-	if (pci_dev_is_disconnected(pdev))
-		goto out;
-	/* As pci_pme_list_scan(): the bridge above active and in D0. */
-	skip = PCIEAUDIT_HIST_SKIP_SUSPENDED;
-	if (up) {
-		upref = mon_pm_get(up);
-		if (!upref || READ_ONCE(up->current_state) != PCI_D0)
-			goto out;
-	}
-	ref = mon_pm_get(pdev);
-	if (!ref || READ_ONCE(pdev->current_state) != PCI_D0)
-		goto out;
-	skip = PCIEAUDIT_HIST_SKIP_ASPM;
-	if (mon_crosses_aspm(pdev))
-		goto out;
-	/*
-	 * Held by a reset or an SR-IOV change: skip rather than wait up to a
-	 * minute. Only a block taken in the instant between this test and
-	 * the read is waited out, as sysfs would.
-	 */
-	skip = PCIEAUDIT_HIST_SKIP_BLOCKED;
-	if (data_race(pdev->block_cfg_access))
-		goto out;
-	if (size == 4) {
-		err = pci_user_read_config_dword(pdev, pos, val);
-	} else {
-		err = pci_user_read_config_word(pdev, pos, &word);
-		*val = word;
-	}
-	skip = PCIEAUDIT_HIST_SKIP_UNREADABLE;
-	if (err || (size == 4 ? PCI_POSSIBLE_ERROR(*val) :
-		    PCI_POSSIBLE_ERROR((u16)*val)))
-		goto out;
-	skip = 0;
-out:
-	mon_pm_put(pdev, ref);
-	if (up)
-		mon_pm_put(up, upref);
+	skip = pcieaudit_quiet_read(m->pdev, pos, size, val);
 	spin_lock(&mon_read_lock);
 	mon_reading = NULL;
 	spin_unlock(&mon_read_lock);

@@ -135,6 +135,7 @@ struct p2p_request {
 	struct pci_dev *clients[PCIEAUDIT_P2P_MAX_CLIENTS];
 	struct pcieaudit_p2p pairs[PCIEAUDIT_P2P_MAX_CLIENTS];
 	u32 status[PCIEAUDIT_P2P_MAX_CLIENTS];
+	int dist[PCIEAUDIT_P2P_MAX_CLIENTS];
 	unsigned int n;
 	bool verbose;
 };
@@ -192,69 +193,26 @@ static size_t analyse_request(struct p2p_request *req)
 static int put_p2p_reply(struct sk_buff *msg, struct genl_info *info,
 			 struct p2p_request *req)
 {
-	bool all_answered = true;
-	int kdist = -1;
+	bool has_sum;
 	unsigned int i;
-	u32 status;
 	void *hdr;
+	int sum;
 
+	/* The kernel's answers first (p2p_kernel.c decides which to ask). */
+	has_sum = pcieaudit_p2p_kernel_answers(req->provider, req->clients,
+					       req->pairs, req->n, req->verbose,
+					       req->status, req->dist, &sum);
 	hdr = genlmsg_put_reply(msg, info, &pcieaudit_family, 0,
 				PCIEAUDIT_CMD_P2P_GET);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (pcieaudit_nl_put_addr(msg, PCIEAUDIT_A_P2P_PROVIDER, req->provider))
 		goto err_cancel;
-
-	for (i = 0; i < req->n; i++) {
-		req->status[i] = pcieaudit_p2p_kernel_status(&req->pairs[i],
-							     req->verbose);
-		all_answered &= req->status[i] == PCIEAUDIT_P2P_KERNEL_ANSWERED;
-	}
-	/*
-	 * Without verbose, pci_p2pdma_distance_many() stops at the first
-	 * client it refuses. Where that pair warns, the call warns as well, on
-	 * top of the pair's own call below, so it takes from the allowance
-	 * too; if none is left, the pair is withheld, and the sum with it. A
-	 * lone client's call is its pair's own.
-	 */
-	for (i = 0; all_answered && req->n > 1 && i < req->n; i++) {
-		struct pcieaudit_p2p *p = &req->pairs[i];
-
-		if (p->map != PCIEAUDIT_P2P_MAP_NOT_SUPPORTED)
-			continue;
-		if (p->kernel_warns) {
-			status = pcieaudit_p2p_kernel_status(p, req->verbose);
-			if (status != PCIEAUDIT_P2P_KERNEL_ANSWERED) {
-				req->status[i] = status;
-				all_answered = false;
-			}
-		}
-		break;
-	}
-	if (all_answered) {
-		status = pcieaudit_p2p_kernel_ask(req->provider, req->clients,
-						  req->n, req->verbose, &kdist);
-		if (status != PCIEAUDIT_P2P_KERNEL_ANSWERED) {
-			/* The provider gained P2P memory: ask about no pair. */
-			for (i = 0; i < req->n; i++)
-				req->status[i] = status;
-		} else if (nla_put_s32(msg, PCIEAUDIT_A_P2P_KERNEL_DISTANCE,
-				       kdist)) {
+	if (has_sum && nla_put_s32(msg, PCIEAUDIT_A_P2P_KERNEL_DISTANCE, sum))
+		goto err_cancel;
+	for (i = 0; i < req->n; i++)
+		if (put_pair(msg, &req->pairs[i], req->status[i], req->dist[i]))
 			goto err_cancel;
-		}
-	}
-	for (i = 0; i < req->n; i++) {
-		int d = kdist;
-
-		/* One client's own answer, unless the sum above was it. */
-		status = req->status[i];
-		if (status == PCIEAUDIT_P2P_KERNEL_ANSWERED && req->n > 1)
-			status = pcieaudit_p2p_kernel_ask(req->provider,
-							  &req->clients[i], 1,
-							  req->verbose, &d);
-		if (put_pair(msg, &req->pairs[i], status, d))
-			goto err_cancel;
-	}
 	genlmsg_end(msg, hdr);
 	return 0;
 

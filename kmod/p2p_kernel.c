@@ -109,3 +109,72 @@ u32 pcieaudit_p2p_kernel_ask(struct pci_dev *provider,
 	*dist = pci_p2pdma_distance_many(provider, devs, n, verbose);
 	return PCIEAUDIT_P2P_KERNEL_ANSWERED;
 }
+
+/**
+ * pcieaudit_p2p_kernel_answers - the kernel's verdicts on a do request
+ * @provider: the provider
+ * @clients: its clients, in request order
+ * @pairs: pcieaudit's analysis of each pair, in the same order
+ * @n: how many
+ * @verbose: whether the kernel may explain itself in the log
+ * @status: filled: enum pcieaudit_p2p_kernel_status of each pair
+ * @dist: filled: each pair's own distance, where answered
+ * @sum: filled: pci_p2pdma_distance_many() over all clients, where answered
+ *
+ * Decides which calls to make, so that no call floods the log: each
+ * pair's status first; then, where every pair may be asked, the sum over
+ * all clients; then each pair on its own (a lone client's is the sum).
+ *
+ * Return: whether @sum was answered.
+ */
+bool pcieaudit_p2p_kernel_answers(struct pci_dev *provider,
+				  struct pci_dev **clients,
+				  const struct pcieaudit_p2p *pairs,
+				  unsigned int n, bool verbose, u32 *status,
+				  int *dist, int *sum)
+{
+	bool all_answered = true;
+	unsigned int i;
+	u32 st;
+
+	*sum = -1;
+	for (i = 0; i < n; i++) {
+		status[i] = pcieaudit_p2p_kernel_status(&pairs[i], verbose);
+		all_answered &= status[i] == PCIEAUDIT_P2P_KERNEL_ANSWERED;
+	}
+	/*
+	 * Without verbose, pci_p2pdma_distance_many() stops at the first
+	 * client it refuses. Where that pair warns, the call warns as well, on
+	 * top of the pair's own call below, so it takes from the allowance
+	 * too; if none is left, the pair is withheld, and the sum with it.
+	 */
+	for (i = 0; all_answered && n > 1 && i < n; i++) {
+		if (pairs[i].map != PCIEAUDIT_P2P_MAP_NOT_SUPPORTED)
+			continue;
+		if (pairs[i].kernel_warns) {
+			st = pcieaudit_p2p_kernel_status(&pairs[i], verbose);
+			if (st != PCIEAUDIT_P2P_KERNEL_ANSWERED) {
+				status[i] = st;
+				all_answered = false;
+			}
+		}
+		break;
+	}
+	if (all_answered) {
+		st = pcieaudit_p2p_kernel_ask(provider, clients, n, verbose, sum);
+		if (st != PCIEAUDIT_P2P_KERNEL_ANSWERED) {
+			/* The provider gained P2P memory: ask about no pair. */
+			for (i = 0; i < n; i++)
+				status[i] = st;
+			all_answered = false;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		dist[i] = *sum;
+		if (status[i] == PCIEAUDIT_P2P_KERNEL_ANSWERED && n > 1)
+			status[i] = pcieaudit_p2p_kernel_ask(provider, &clients[i],
+							     1, verbose,
+							     &dist[i]);
+	}
+	return all_answered;
+}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * group-probe: a PCIEAUDIT_CMD_GROUP_GET dump as the first request of a
- * fresh socket, as ynl or a script would send it. The kernel builds a
+ * fresh socket, as a script would send it. The kernel builds a
  * dump's first part at sendmsg() time, before any recvmsg() has told it
  * the reader's buffer, so that part is NLMSG_GOODSIZE: a group larger than
  * that must go on in later messages, never end the dump. Judges nothing;
@@ -112,7 +112,11 @@ static void print_addr(uint32_t id, struct nlattr *nest)
 
 int main(void)
 {
-	static char buf[65536];
+	/*
+	 * A page, as many C clients take (getpagesize()): recvmsg() raises the
+	 * kernel's later parts to it, the first is NLMSG_GOODSIZE.
+	 */
+	static char buf[4096];
 	unsigned int messages = 0, parts = 0;
 	uint16_t fam = family_id();
 	int fd = sock_open(), rc = 0;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # shellcheck shell=dash
 # /init of the safety test (busybox ash): the module at a 100 ms sampler
-# through (1) a GROUP_GET dump of a 145-member group as a fresh socket's
+# through (1) a GROUP_GET dump of a 161-member group as a fresh socket's
 # first request, (2) an endpoint and its Root Port runtime-suspended, between
 # marker reads that QEMU's trace shows, (3) resets of an NVMe function in a
 # loop while dumps and a rescan run, (4) a system suspend (pm_test=devices)

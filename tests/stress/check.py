@@ -188,6 +188,15 @@ class Run:
         if ok < self.args.min_vfio_cycles:
             self.fail('%d VFIO/SR-IOV cycles, want %d' % (ok, self.args.min_vfio_cycles))
 
+    def resets(self):
+        """Phases 1 and 1b ran with a function reset in a loop (pa_reset)."""
+        if 'pa_reset=' not in self.f.get('cmdline', ''):
+            return
+        n = self.f.get('resets', '')
+        self.figures['resets under hot-plug and VFIO'] = n
+        if not n.isdigit() or int(n) == 0:
+            self.fail('no reset of the pa_reset function succeeded (%r)' % n)
+
     def reloads(self):
         self.absent = []
         attempts = 0
@@ -451,6 +460,7 @@ class Run:
         self.reports()
         self.hotplug()
         self.vfio()
+        self.resets()
         self.reloads()
         self.dumps()
         self.cli()

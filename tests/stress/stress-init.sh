@@ -13,6 +13,7 @@
 #   pa_cli_skb=N               N CLI runs with one skb head allocation failed
 #   pa_ep=BDF pa_sw=BDF pa_pf=BDF pa_vfs=N   what the cycles remove
 #   pa_vfio_cycles=N           VFIO/SR-IOV cycles (phase 1b)
+#   pa_reset=BDF               reset in a loop through phases 1 and 1b
 
 # shellcheck disable=SC1091 # tests/vm/guest-lib.sh, installed by build-initramfs.sh
 . /lib/pcieaudit/guest-lib.sh
@@ -25,7 +26,7 @@ F=/sys/kernel/debug/failslab
 KM=/sys/kernel/debug/kmemleak
 
 CYCLES=30 RELOADS=10 SWEEP=100 FSRAND=10 CLI_WINDOW=0 CLI_STEP=1 CLI_SKB=0
-EP='' SW='' PF='' VFS=2 SCENARIO=stress VFIO_CYCLES=0
+EP='' SW='' PF='' VFS=2 SCENARIO=stress VFIO_CYCLES=0 RESET=''
 read -r CMDLINE </proc/cmdline
 for arg in $CMDLINE; do
 	case $arg in
@@ -42,6 +43,7 @@ for arg in $CMDLINE; do
 	pa_pf=*) PF=${arg#*=} ;;
 	pa_vfs=*) VFS=${arg#*=} ;;
 	pa_vfio_cycles=*) VFIO_CYCLES=${arg#*=} ;;
+	pa_reset=*) RESET=${arg#*=} ;;
 	esac
 done
 
@@ -87,7 +89,9 @@ if [ -w $KM ]; then
 fi
 dmesg >"$R/dmesg-boot.txt"
 
-insmod $KO
+# A sampler ten times the default's pace, so that its passes meet the
+# hot-plug, the resets and the dumps often.
+insmod $KO monitor_interval_ms=100 monitor_acs_interval_ms=200
 fact insmod_rc $?
 
 # ---- the dumpers -------------------------------------------------------------
@@ -132,6 +136,20 @@ for i in 1 2 3 4; do
 	MPIDS="$MPIDS $!"
 done
 sleep 3
+# Resets block the function's config access for each one's duration; the
+# sampler must skip it, never stall hot-plug or the dumps behind it.
+RESETS_PID=
+if [ -n "$RESET" ]; then
+	(
+		n=0
+		while [ ! -e /tmp/stop-resets ]; do
+			echo 1 >"/sys/bus/pci/devices/$RESET/reset" 2>/dev/null && n=$((n + 1))
+			sleep 0.2
+		done
+		echo "$n" >"$R/resets.txt"
+	) &
+	RESETS_PID=$!
+fi
 phase hotplug_start
 start_dumpers hotplug
 timeout 3000 $SD hotplug "$R/hotplug.log" "$CYCLES" "$EP" "$SW" "$PF" "$VFS"
@@ -186,6 +204,12 @@ if [ "$VFIO_CYCLES" -gt 0 ]; then
 	# /proc/uptime is CLOCK_BOOTTIME in centiseconds here; dumps stamp ns.
 	echo "W ${t0}0000000 $((t1 + 1))0000000 vfio $vfs" >>"$R/vfio.log"
 	phase vfio_end
+fi
+if [ -n "$RESETS_PID" ]; then
+	touch /tmp/stop-resets
+	wait "$RESETS_PID"
+	fact resets "$(cat "$R/resets.txt" 2>/dev/null)"
+	cat /sys/kernel/debug/pcieaudit/monitor >"$R/sampler-after-resets.txt" 2>&1
 fi
 
 # ---- 2. rmmod/insmod under load -----------------------------------------------

@@ -20,7 +20,7 @@ TOPO_SMP=2
 # refuses (VFIO_SET_IOMMU: EPERM) unless told the guest is the whole world.
 STRESS_KERNEL="rcupdate.rcu_cpu_stall_timeout=300 slub_debug=A,skbuff_head_cache vfio_iommu_type1.allow_unsafe_interrupts=1"
 STRESS_PARAMS="pa_cycles=200 pa_vfio_cycles=200 pa_reloads=50 pa_sweep=400 pa_fsrand=60 pa_cli_window=1600 pa_cli_step=10 pa_cli_skb=40"
-STRESS_TOPO="pa_ep=0000:06:00.0 pa_sw=0000:01:00.0 pa_pf=0000:05:00.0 pa_vfs=2"
+STRESS_TOPO="pa_ep=0000:06:00.0 pa_sw=0000:01:00.0 pa_pf=0000:05:00.0 pa_vfs=2 pa_reset=0000:07:00.0"
 TOPO_CMDLINE="intel_iommu=on intremap=off loglevel=5 $STRESS_KERNEL $STRESS_PARAMS $STRESS_TOPO"
 TOPO_INIT=$STRESS_DIR/stress-init.sh
 TOPO_PROGS=("$STRESS_DIR/stress-dump.c")
@@ -46,4 +46,7 @@ TOPO_ARGS=(
 	-device e1000e,bus=rp3
 	# Never touched: must be in every dump.
 	-device e1000,bus=pcie.0,addr=0x4.0
+	# Reset (FLR) in a loop through phases 1 and 1b: config access blocked.
+	-device pcie-root-port,id=rp4,bus=pcie.0,addr=0x2.3,chassis=4,port=4
+	-device nvme,bus=rp4,serial=stress3
 )
