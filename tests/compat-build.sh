@@ -48,6 +48,39 @@ prepared_build() {
 	fi
 	[[ -f $out/pcieaudit.ko ]] &&
 		log "PASS $1 options ($(cat "$dir/kernelrelease"), modules_prepare only): compiled without a warning; symbols are resolved where the kernel is built (make check-kernels)"
+	[[ $1 != minimal ]] || unbackported_build "$dir"
+}
+
+# unbackported_build TREE: the module against TREE as a stable point release
+# without the 2024 backport that made pci_dev_is_disconnected() public
+# (Debian's own 5.10 to 6.1 all have it), so that compat.h's fallback is
+# compiled too: a symlink copy of the tree whose linux/pci.h lacks it.
+unbackported_build() {
+	local alt=$1-unbackported out=$OUT_DIR/compat-unbackported log=$OUT_DIR/compat-unbackported.log
+	if [[ ! -f $alt/.pcieaudit-unbackported ]]; then
+		rm -rf "$alt"
+		cp -as "$1" "$alt"
+		rm "$alt/include/linux/pci.h"
+		# The helper's whole definition, from its line to its closing brace.
+		perl -0pe 's/static inline bool pci_dev_is_disconnected\(const struct pci_dev \*dev\)\n\{.*?\n\}\n//s' \
+			"$1/include/linux/pci.h" >"$alt/include/linux/pci.h"
+		if grep -q 'pci_dev_is_disconnected' "$alt/include/linux/pci.h"; then
+			log "FAIL unbackported: pci_dev_is_disconnected() still in the copy's linux/pci.h"
+			return 1
+		fi
+		touch "$alt/.pcieaudit-unbackported"
+	fi
+	rm -rf "$out" && mkdir -p "$out"
+	(cd "$REPO_ROOT" && module_sources | xargs cp --parents -t "$out")
+	if ! make -C "$alt" M="$out" modules >"$log" 2>&1; then
+		tail -n 40 "$log" >&2
+		log "FAIL unbackported: pcieaudit.ko does not compile without pci_dev_is_disconnected() in linux/pci.h"
+		return 1
+	fi
+	if grep -i 'warning' "$log" | grep -Ev 'modpost: (".*" \[.*\] undefined!|suppressed [0-9]+ unresolved symbol warnings)|^WARNING: Module.symvers is missing|You may get many unresolved symbol warnings' >&2; then
+		return 1
+	fi
+	log "PASS unbackported ($(cat "$1/kernelrelease") without the public pci_dev_is_disconnected()): compat.h's fallback compiled without a warning"
 }
 
 for name in "${NAMES[@]}"; do
