@@ -6,6 +6,8 @@
     check.py --selftest
 
 The oracles are the kernel's and QEMU's, never the module's word:
+  off       with monitor_interval_ms=0 the load read no LnkCap (QEMU's
+            trace, window O), debugfs has no monitor and report no history;
   groups    every IOMMU group of sysfs, members and all, in the dump that
             group-probe made as a fresh socket's first request (one group
             of more than 130 members), which ended without an error, and in
@@ -39,7 +41,8 @@ SPLAT = re.compile(
     r'|unreferenced object|Call Trace:')
 # QEMU's hw/pci trace: device model, bus:slot.function, offset.
 CFG_READ = re.compile(r'pci_cfg_read (\S+) ([0-9a-f]{2}:[0-9a-f]{2}\.[0-7]) @0x([0-9a-f]+)')
-MARKERS = {0x48: "A start", 0x4c: "A end", 0x50: "B start", 0x54: "B end"}
+MARKERS = {0x48: "A start", 0x4c: "A end", 0x50: "B start", 0x54: "B end",
+           0x58: "O start", 0x5c: "O end"}
 
 
 def read(res, name):
@@ -108,12 +111,13 @@ def judge_groups(res, facts, errors):
     return "groups %d, largest %d members, %d messages" % (len(sysfs), big, messages)
 
 
-def port_offsets(lspci):
-    """LnkSta and ACS control offsets of the port, from lspci -vvv."""
+def port_offsets(lspci, reg=0x12):
+    """LnkSta (or another PCIe register) and ACS control offsets of the
+    port, from lspci -vvv."""
     offs = set()
     m = re.search(r"Capabilities: \[([0-9a-f]+)\] Express", lspci)
     if m:
-        offs.update({int(m.group(1), 16) + 0x12})
+        offs.update({int(m.group(1), 16) + reg})
     m = re.search(r"Capabilities: \[([0-9a-f]+) v\d+\] Access Control Services", lspci)
     if m:
         offs.update({int(m.group(1), 16) + 6})
@@ -124,8 +128,9 @@ def judge_runtime(res, facts, trace, errors):
     port_offs = port_offsets(read(res, "port.lspci"))
     if not port_offs:
         errors.append("no PCIe capability in the port's lspci")
+    lnkcap = port_offsets(read(res, "port.lspci"), 0x0c) - port_offs
     window = None
-    reads = {"A": {"port": 0, "ep": 0}, "B": {"port": 0, "ep": 0}}
+    reads = {w: {"port": 0, "ep": 0, "lnkcap": 0} for w in "ABO"}
     seen = set()
     for line in trace.splitlines():
         m = CFG_READ.search(line)
@@ -143,10 +148,24 @@ def judge_runtime(res, facts, trace, errors):
             reads[window]["ep"] += 1
         if bdf == facts.get("rpm_port_bdf") and off in port_offs:
             reads[window]["port"] += 1
+        if bdf == facts.get("rpm_port_bdf") and off in lnkcap:
+            reads[window]["lnkcap"] += 1
     if seen != set(MARKERS.values()):
         errors.append("QEMU's trace lacks markers %s (no pci_cfg_read trace?)"
                       % sorted(set(MARKERS.values()) - seen))
         return ""
+    # Off means off: the load with monitor_interval_ms=0 read no LnkCap.
+    if reads["O"]["lnkcap"]:
+        errors.append("monitor off: the load read the port's LnkCap %d times"
+                      % reads["O"]["lnkcap"])
+    if facts.get("off_insmod_rc") != "0" or facts.get("off_report_rc") != "0":
+        errors.append("monitor off: insmod %s, report %s"
+                      % (facts.get("off_insmod_rc"), facts.get("off_report_rc")))
+    if facts.get("off_debugfs") != "absent":
+        errors.append("monitor off: debugfs pcieaudit/monitor is %s" % facts.get("off_debugfs"))
+    off = load_json(res, "report-off.json", errors) or {}
+    if any(d.get("link_history") for d in off.get("devices") or []):
+        errors.append("monitor off: report --json has a link history")
     if reads["A"]["port"] == 0:
         errors.append("window A: the module never read the active port's LnkSta")
     if facts.get("rpm_endpoint") != "suspended":
@@ -271,6 +290,7 @@ def selftest():
         w("facts.txt", "finished=1\ninsmod_rc=0\nreport_rc=0\nrpm_endpoint=suspended\n"
           "rpm_port=suspended\nrpm_port_after=suspended\nsuspend_rc=0\nftrace=present\n"
           "report_resumed_rc=0\nreset_method=flr\nrpm_bdf=0000:01:00.0\n"
+          "off_insmod_rc=0\noff_report_rc=0\noff_debugfs=absent\n"
           "rpm_port_bdf=0000:00:02.0\n")
         members = ["0000:03:%02x.%d" % (s, f) for s in range(1, 19) for f in range(8)]
         w("sysfs-groups.txt", "".join("5 %s\n" % m for m in members) + "1 0000:00:02.0\n")
@@ -299,7 +319,9 @@ def selftest():
           " sh-1 [000] 7.0: suspend_resume: dpm_resume[16] begin\n"
           " kworker-1 [000] 8.0: mon_sample_work <-process_one_work\n")
         w("dmesg.txt", "ok\n")
-        trace = ("pci_cfg_read mch 00:00.0 @0x48 -> 0\npci_cfg_read pcie-root-port 00:02.0 @0x52 -> 0\n"
+        w("report-off.json", json.dumps({"devices": [{"bdf": "0000:00:02.0", "link_history": None}]}))
+        trace = ("pci_cfg_read mch 00:00.0 @0x58 -> 0\npci_cfg_read mch 00:00.0 @0x5c -> 0\n"
+                 "pci_cfg_read mch 00:00.0 @0x48 -> 0\npci_cfg_read pcie-root-port 00:02.0 @0x52 -> 0\n"
                  "pci_cfg_read mch 00:00.0 @0x4c -> 0\npci_cfg_read mch 00:00.0 @0x50 -> 0\n"
                  "pci_cfg_read mch 00:00.0 @0x54 -> 0\n")
         errors, _ = judge(d, trace)
@@ -309,6 +331,8 @@ def selftest():
             ("trace", trace.replace("@0x50 -> 0\n", "@0x50 -> 0\npci_cfg_read nvme 01:00.0 @0x0 -> 0\n")),
             ("trace", trace.replace("@0x50 -> 0\n", "@0x50 -> 0\npci_cfg_read pcie-root-port 00:02.0 @0x52 -> 0\n")),
             ("trace", trace.replace("pci_cfg_read pcie-root-port 00:02.0 @0x52 -> 0\n", "")),
+            ("trace", trace.replace("@0x58 -> 0\n", "@0x58 -> 0\npci_cfg_read pcie-root-port 00:02.0 @0x4c -> 0\n")),
+            ("report-off.json", json.dumps({"devices": [{"bdf": "0000:00:02.0", "link_history": {"transitions": 0}}]})),
             ("group-probe.txt", "group 1 member 0000:00:02.0\nmessages 1 parts 1 rc 90\n"),
             ("suspend-trace.txt", read(d, "suspend-trace.txt").replace(
                 "7.0: suspend", "3.0: mon_sample_work <-x\n sh-1 [000] 7.0: suspend")),
@@ -337,7 +361,7 @@ def main():
         if err:
             print(err)
             return 1
-        print("safety check selftest: a good run passes; 8 planted faults fail")
+        print("safety check selftest: a good run passes; 10 planted faults fail")
         return 0
     if len(sys.argv) != 4 or sys.argv[1] != "--trace":
         print(__doc__)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # shellcheck shell=dash
-# /init of the safety test (busybox ash): the module at a 100 ms sampler
-# through (1) a GROUP_GET dump of a 161-member group as a fresh socket's
+# /init of the safety test (busybox ash): the module with its monitor off
+# (0), then at a 100 ms sampler through (1) a GROUP_GET dump of a 161-member group as a fresh socket's
 # first request, (2) an endpoint and its Root Port runtime-suspended, between
 # marker reads that QEMU's trace shows, (3) resets of an NVMe function in a
 # loop while dumps and a rescan run, (4) a system suspend (pm_test=devices)
@@ -48,6 +48,19 @@ fact rpm_port_bdf "$RPM_PORT"
 fact functions "$(ls /sys/bus/pci/devices | wc -l)"
 fact reset_method "$(cat "/sys/bus/pci/devices/$RESET/reset_method" 2>/dev/null)"
 lspci -D -vvv -s "$RPM_PORT" >"$R/port.lspci" 2>&1
+
+# 0. Off means off: with monitor_interval_ms=0 the load reads no LnkCap
+# (window O, QEMU's trace), and there is no sampler nor link history.
+marker 0x58
+insmod $KO monitor_interval_ms=0
+fact off_insmod_rc $?
+sleep 1
+marker 0x5c
+[ -e /sys/kernel/debug/pcieaudit/monitor ] && fact off_debugfs present || fact off_debugfs absent
+$CLI report --json >"$R/report-off.json" 2>"$R/report-off.err"
+fact off_report_rc $?
+rmmod pcieaudit
+
 insmod $KO monitor_interval_ms=100 monitor_acs_interval_ms=100
 fact insmod_rc $?
 

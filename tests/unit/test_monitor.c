@@ -195,6 +195,20 @@ static void history_text(void **state)
 	assert_string_equal(buf, "1415 transitions since 2026-12-01T11:30:02.417Z, last 2026-12-01T11:32:02.000Z; 12600.0 s below capability; slowest 2.5GT/s, narrowest x8 (sampled every 1000 ms)");
 }
 
+/* A link the sampler left unread: how long, and why now. */
+static void history_text_not_sampled(void **state)
+{
+	const struct pa_link_history h = {
+		.since_ns = 1796124602417000000ull, .interval_ms = 100,
+		.unsampled_ns = 2500000000ull, .skip = PCIEAUDIT_HIST_SKIP_SUSPENDED,
+	};
+	char buf[256];
+
+	(void)state;
+	pa_history_format(&h, buf, sizeof(buf));
+	assert_string_equal(buf, "0 transitions since 2026-12-01T11:30:02.417Z; 0.0 s below capability; 2.5 s not sampled; not sampled now (suspended, not woken) (sampled every 100 ms)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +217,7 @@ int main(void)
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(resync),
 		cmocka_unit_test(aer_deltas),
+		cmocka_unit_test(history_text_not_sampled),
 		cmocka_unit_test(history_text),
 	};
 
