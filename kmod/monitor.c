@@ -174,7 +174,7 @@ static struct dentry *mon_debugfs;
 static u64 mon_seq;
 static bool mon_stopping;
 static struct workqueue_struct *mon_wq;
-static struct mon_batch mon_batch;
+static struct mon_batch mon_batch, mon_next;	/* a step, its followers */
 static void mon_sample_work(struct work_struct *work);
 static DECLARE_DELAYED_WORK(mon_work, mon_sample_work);
 static void mon_kick_work_fn(struct work_struct *work);
@@ -716,26 +716,23 @@ static void mon_first_reads(void)
 /* Reads the ports the queued hints name, outside the sampler's passes. */
 static void mon_hinted_reads(void)
 {
-	struct mon_batch *b = &mon_batch;
-	struct mon_batch next = { 0 };
+	struct mon_batch *b = &mon_batch, *next = &mon_next;
 
 	mon_batch_reserve(b, MON_HINTS);
+	mon_batch_reserve(next, 64);
 	mutex_lock(&mon_lock);
 	mon_take_hints(b);
 	mutex_unlock(&mon_lock);
 	if (!b->n)
 		return;
 	mon_batch_read(b);
-	/* Followers of a changed port: few; their own small batch. */
-	mon_batch_reserve(&next, 64);
 	mutex_lock(&mon_lock);
-	mon_batch_commit(b, &next);
+	mon_batch_commit(b, next);
 	mutex_unlock(&mon_lock);
-	mon_batch_read(&next);
+	mon_batch_read(next);
 	mutex_lock(&mon_lock);
-	mon_batch_commit(&next, NULL);
+	mon_batch_commit(next, NULL);
 	mutex_unlock(&mon_lock);
-	kvfree(next.r);
 }
 
 static void mon_kick_work_fn(struct work_struct *work)
@@ -770,8 +767,7 @@ static void mon_count_pass(u64 start_ns, u64 lnksta_before, u64 acs_before)
 /* One pass: hinted ports and every direct link, the ACS of all where due. */
 static void mon_sample_work(struct work_struct *work)
 {
-	struct mon_batch *b = &mon_batch;
-	struct mon_batch next = { 0 };
+	struct mon_batch *b = &mon_batch, *next = &mon_next;
 	u64 start = mon_mono_ns(), lnksta_before, acs_before;
 	struct mon_dev *m;
 	unsigned int bkt, n;
@@ -782,7 +778,7 @@ static void mon_sample_work(struct work_struct *work)
 	n = 3 * mon_tracked + MON_HINTS;
 	mutex_unlock(&mon_lock);
 	mon_batch_reserve(b, n);
-	mon_batch_reserve(&next, n);
+	mon_batch_reserve(next, n);
 
 	mutex_lock(&mon_lock);
 	lnksta_before = mon_stats.lnksta_reads;
@@ -805,16 +801,15 @@ static void mon_sample_work(struct work_struct *work)
 
 	mon_batch_read(b);
 	mutex_lock(&mon_lock);
-	mon_batch_commit(b, &next);
+	mon_batch_commit(b, next);
 	mutex_unlock(&mon_lock);
-	mon_batch_read(&next);
+	mon_batch_read(next);
 	mutex_lock(&mon_lock);
-	mon_batch_commit(&next, NULL);
+	mon_batch_commit(next, NULL);
 	mon_count_pass(start, lnksta_before, acs_before);
 	if (!mon_stopping)
 		queue_delayed_work(mon_wq, &mon_work, mon_interval());
 	mutex_unlock(&mon_lock);
-	kvfree(next.r);
 	mon_free_dead();
 }
 
@@ -982,4 +977,5 @@ void pcieaudit_monitor_exit(void)
 	mutex_unlock(&mon_lock);
 	mon_free_dead();
 	kvfree(mon_batch.r);
+	kvfree(mon_next.r);
 }

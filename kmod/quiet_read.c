@@ -77,11 +77,14 @@ u32 pcieaudit_quiet_read(struct pci_dev *pdev, int pos, int size, u32 *val)
 		goto out;
 	/*
 	 * Held by a reset or an SR-IOV change: skip rather than wait up to a
-	 * minute. Only a block taken in the instant between this test and
-	 * the read is waited out, as sysfs would.
+	 * minute. An unlocked read, a hint (pci_lock, which guards the bit,
+	 * is private to drivers/pci; the bit is a bit-field, which neither
+	 * READ_ONCE() nor data_race() takes): only a block taken in the
+	 * instant between this test and the read is waited out, as sysfs
+	 * would.
 	 */
 	skip = PCIEAUDIT_HIST_SKIP_BLOCKED;
-	if (data_race(pdev->block_cfg_access))
+	if (pdev->block_cfg_access)
 		goto out;
 	if (size == 4) {
 		err = pci_user_read_config_dword(pdev, pos, val);
