@@ -15,9 +15,4 @@ int pa_node_list_count(const char *text);
  */
 int pa_cpuinfo_parse(const char *text, struct pa_host *host);
 
-/* vendor_id values. */
-#define PA_CPU_INTEL	"GenuineIntel"
-#define PA_CPU_AMD	"AuthenticAMD"
-#define PA_CPU_HYGON	"HygonGenuine"
-
 #endif /* PA_HOST_H */
