@@ -6,17 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *field(const char *line, const char *name)
-{
-	size_t n = strlen(name);
-
-	if (strncmp(line, name, n))
-		return NULL;
-	line += n;
-	while (*line == ' ' || *line == '\t')
-		line++;
-	return *line == ':' ? line + 1 + strspn(line + 1, " \t") : NULL;
-}
+#include "host.h"
 
 int pa_nccl_cpuinfo(const char *text, struct pa_nccl_host *h)
 {
@@ -27,13 +17,13 @@ int pa_nccl_cpuinfo(const char *text, struct pa_nccl_host *h)
 	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
 		if (*line == '\n')
 			break;		/* the first processor only */
-		if ((v = field(line, "vendor_id")) && !h->vendor) {
+		if ((v = pa_text_field(line, "vendor_id")) && !h->vendor) {
 			h->vendor = strndup(v, strcspn(v, "\n"));
 			if (!h->vendor)
 				return -ENOMEM;
-		} else if ((v = field(line, "cpu family"))) {
+		} else if ((v = pa_text_field(line, "cpu family"))) {
 			h->family = atoi(v);
-		} else if ((v = field(line, "model"))) {
+		} else if ((v = pa_text_field(line, "model"))) {
 			h->model = atoi(v);
 		}
 	}
