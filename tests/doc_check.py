@@ -19,6 +19,13 @@
   demo` and `make check`;
 - metrics: the README's metrics table names every metric user/ writes, and
   no other;
+- layout: docs/layout.md's code blocks name every .c of kmod/ and of
+  user/'s folders, and every header without a .c, under its folder
+  (`kmod/`, `user/FOLDER/` at the start of a line; the indented lines
+  below it are its files), every file they name there exists, and
+  user/'s folders come in user/layers.mk's order (PA_LAYERS); a source
+  path (`user/FOLDER/NAME.c`, `kmod/NAME.h`) in the README or docs/ exists;
+- man page: each section (.SH) of man/pcieaudit-cli.8 appears once;
 - samples: a code block line `$ pcieaudit-cli ...` that reads a file of the
   repository (--input, --sysfs, --lspci) is run with the CLI the tree
   built, and every line shown below it must appear in its output, in that
@@ -358,6 +365,57 @@ def check_samples(cli):
     return ran
 
 
+FOLDER_LINE = re.compile(r"^(kmod|user/[a-z_]+)/(\s|$)")
+SOURCE_PATH = re.compile(r"(?<![\w./-])((?:kmod|user/[a-z_]+)/[a-z0-9_]+\.[ch])(?![\w])")
+FILE_NAME = re.compile(r"(?<![\w./-])([a-z0-9_]+\.[ch])(?![\w])")
+
+
+def check_layout():
+    """docs/layout.md's file lists against the tree, both ways."""
+    _, blocks = prose_and_code(read("docs/layout.md"))
+    listed, order = {}, []
+    for _, lines in blocks:
+        folder = None
+        for line in lines:
+            m = FOLDER_LINE.match(line)
+            if m:
+                folder = m.group(1)
+                order.append(folder)
+                listed.setdefault(folder, set())
+                line = line[m.end():]
+            elif line[:1] not in (" ", "\t"):
+                folder = None
+            if folder:
+                listed[folder].update(FILE_NAME.findall(line))
+    layers = re.search(r"^PA_LAYERS\s*:=\s*(.*)$", read("user/layers.mk"), re.M)
+    want = ["user/" + f for f in layers.group(1).split()]
+    if [f for f in order if f.startswith("user/")] != want:
+        fail(f"docs/layout.md: user/'s folders are not in PA_LAYERS's order ({' '.join(want)})")
+    for folder in ["kmod"] + want:
+        names = {os.path.basename(p) for p in glob.glob(os.path.join(TOP, folder, "*.[ch]"))}
+        needed = {n for n in names if n.endswith(".c") or n[:-2] + ".c" not in names}
+        for n in sorted(needed - listed.get(folder, set())):
+            fail(f"docs/layout.md: {folder}/{n} is not listed under {folder}/")
+        for n in sorted(listed.get(folder, set()) - names):
+            fail(f"docs/layout.md: {folder}/{n} is listed but not in the tree")
+    for doc in docs():
+        for path in sorted(set(SOURCE_PATH.findall(read(doc)))):
+            if not os.path.exists(os.path.join(TOP, path)):
+                fail(f"{doc}: {path} does not exist (docs/layout.md says where files are)")
+    return sum(len(v) for v in listed.values())
+
+
+def check_man_sections():
+    """Each .SH of the man page once."""
+    seen = set()
+    for line in read("man/pcieaudit-cli.8").split("\n"):
+        if line.startswith(".SH "):
+            title = line[4:].strip().strip('"')
+            if title in seen:
+                fail(f"man/pcieaudit-cli.8: section {title} appears twice")
+            seen.add(title)
+
+
 def main():
     cli = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TOP, "user", "pcieaudit-cli")
     check_links()
@@ -367,6 +425,8 @@ def main():
     check_guide()
     check_metrics()
     check_make()
+    nlisted = check_layout()
+    check_man_sections()
     if os.access(cli, os.X_OK):
         ran = check_samples(cli)
     else:
@@ -377,7 +437,7 @@ def main():
     if problems:
         return 1
     print(f"doc_check: links, {len(code_rules())} rules, exit codes, commands, guide, metrics, make targets, "
-          f"{ran} samples")
+          f"layout ({nlisted} files), man sections, {ran} samples")
     return 0
 
 

@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Kernel style gates: checkpatch --strict and sparse must both be silent,
-# and the module must build without a single compiler warning (W=1).
+# Style gates: user/'s includes go down its layers (tests/layers.py, whose
+# selftest plants a wrong-way include first); checkpatch --strict and sparse
+# must both be silent, and the module must build without a single compiler
+# warning (W=1).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,6 +22,8 @@ fi
 
 fail=0
 cd "$top"
+python3 tests/layers.py --selftest || fail=1
+python3 tests/layers.py || fail=1
 for f in kmod/*.c kmod/*.h include/uapi/linux/pcieaudit.h; do
 	# --terse prints one line per finding and nothing for a clean file.
 	if ! out=$("$cache/scripts/checkpatch.pl" --strict --no-tree --terse \
@@ -40,4 +44,4 @@ if [ "$fail" -ne 0 ]; then
 	echo "style: FAILED"
 	exit 1
 fi
-echo "style: checkpatch --strict, sparse and W=1 clean"
+echo "style: layers, checkpatch --strict, sparse and W=1 clean"

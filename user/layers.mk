@@ -4,7 +4,7 @@
 # sets PA_USER to user/'s path. Sources say #include "name.h" whatever the
 # folder: every folder is on the include path.
 
-PA_LAYERS := core cli sources analysis check output exporter monitor
+PA_LAYERS := core analysis sources schema check output pipeline monitor exporter cli
 
 PA_USER_INCLUDES := $(addprefix -I$(PA_USER)/,$(PA_LAYERS))
 

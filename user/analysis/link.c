@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <linux/pci_regs.h>
+#include <linux/pcieaudit.h>
 
 /* Field positions shared by LnkCap, LnkSta and LnkCtl2 (speed only). */
 #define SPEED_MASK	0xfu
@@ -84,4 +85,46 @@ void pa_link_format_speed(double gts, char buf[PA_SPEED_TEXT_LEN])
 		snprintf(buf, PA_SPEED_TEXT_LEN, "%gGT/s", gts);
 	else
 		snprintf(buf, PA_SPEED_TEXT_LEN, "unknown");
+}
+
+const struct pa_device *pa_link_owner(const struct pa_report *rep,
+				      const struct pa_device *d)
+{
+	struct pa_addr fn0 = { d->addr.domain, d->addr.bus, d->addr.devfn & ~7u };
+	const struct pa_device *owner = pa_report_find(rep, &fn0);
+
+	return owner && owner->has_link ? owner : d;
+}
+
+bool pa_link_below(const struct pa_report *rep, const struct pa_device *d,
+		   double *want_speed, unsigned int *want_width,
+		   bool *speed_only)
+{
+	const struct pa_device *p = pa_report_upstream(rep, d);
+	struct pa_link_state me, up;
+	bool slow, narrow;
+
+	if (!d->has_link || (d->flags & PCIEAUDIT_DEV_F_VIRTFN) ||
+	    d->pcie_type == PCI_EXP_TYPE_ROOT_PORT ||
+	    d->pcie_type == PCI_EXP_TYPE_DOWNSTREAM ||
+	    pa_link_owner(rep, d) != d)
+		return false;
+	pa_link_decode(&d->link, &me);
+	if (!me.width)
+		return false;
+	*want_speed = me.max_speed;
+	*want_width = me.max_width;
+	/* A link trains to the best both ends can do, not d's alone. */
+	if (p && p->has_link) {
+		pa_link_decode(&p->link, &up);
+		if (up.max_width && up.max_width < *want_width)
+			*want_width = up.max_width;
+		if (up.max_speed > 0 && up.max_speed < *want_speed)
+			*want_speed = up.max_speed;
+	}
+	/* An encoding this CLI does not know (0) proves nothing. */
+	slow = me.speed > 0 && me.speed < *want_speed;
+	narrow = me.width < *want_width;
+	*speed_only = slow && !narrow;
+	return slow || narrow;
 }

@@ -50,4 +50,23 @@ double pa_link_gbps(double gts, unsigned int width);
 /* "2.5GT/s", "16GT/s", or "unknown" for 0. */
 void pa_link_format_speed(double gts, char buf[PA_SPEED_TEXT_LEN]);
 
+/*
+ * Whether d's link trained below what both its ends support: d's own
+ * capability and that of the port above it. Ports below which a link
+ * starts (root and downstream ports) and VFs answer false: the function
+ * at the lower end reports the link; so do functions other than their
+ * device's function 0 (pa_link_owner()). *want_speed and *want_width
+ * get the best both ends support; *speed_only whether only the speed is
+ * lower.
+ */
+bool pa_link_below(const struct pa_report *rep, const struct pa_device *d,
+		   double *want_speed, unsigned int *want_width,
+		   bool *speed_only);
+
+/* The function that speaks for d's link: function 0 of its device, which
+ * shares one link with the others (a GPU's audio and USB functions), when
+ * the report has it; d otherwise. */
+const struct pa_device *pa_link_owner(const struct pa_report *rep,
+				      const struct pa_device *d);
+
 #endif /* PA_LINK_H */

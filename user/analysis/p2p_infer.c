@@ -6,7 +6,6 @@
 #include <string.h>
 #include <linux/pcieaudit.h>
 
-#include "host.h"
 #include "remedy.h"
 
 /* As pci_bridge_has_acs_redir(). */

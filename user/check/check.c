@@ -10,7 +10,6 @@
 #include <linux/pcieaudit.h>
 
 #include "exitcodes.h"
-#include "host.h"
 #include "link.h"
 #include "p2p_infer.h"
 #include "strbuf.h"
@@ -196,6 +195,13 @@ bool pa_check_selects(const struct pa_check *c, enum pa_profile profile,
 	return policy_selects(c->policy, profile, dev);
 }
 
+bool pa_check_gpudirect_partner(const struct pa_policy *policy,
+				const struct pa_device *dev)
+{
+	return pa_class_kind(dev->class) != PA_KIND_OTHER &&
+	       policy_selects(policy, PA_PROFILE_GPUDIRECT, dev);
+}
+
 const char *pa_check_noun(const struct pa_device *d)
 {
 	static const char *const kinds[PA_NKINDS] = {
@@ -318,58 +324,16 @@ struct pa_remedy pa_check_iommu_remedy(const struct pa_check *c,
 	return (struct pa_remedy){ PA_REMEDY_BIOS, buf };
 }
 
-const struct pa_device *pa_check_link_owner(const struct pa_report *rep,
-					    const struct pa_device *d)
-{
-	struct pa_addr fn0 = { d->addr.domain, d->addr.bus, d->addr.devfn & ~7u };
-	const struct pa_device *owner = pa_report_find(rep, &fn0);
-
-	return owner && owner->has_link ? owner : d;
-}
-
 bool pa_check_link_idle(const struct pa_report *rep, const struct pa_device *d)
 {
-	const struct pa_device *owner = pa_check_link_owner(rep, d);
+	const struct pa_device *owner = pa_link_owner(rep, d);
 	unsigned int width;
 	bool speed_only;
 	double speed;
 
 	return pa_class_kind(owner->class) == PA_KIND_GPU &&
-	       pa_check_link_below(rep, owner, &speed, &width, &speed_only) &&
+	       pa_link_below(rep, owner, &speed, &width, &speed_only) &&
 	       speed_only;
-}
-
-bool pa_check_link_below(const struct pa_report *rep,
-			 const struct pa_device *d, double *want_speed,
-			 unsigned int *want_width, bool *speed_only)
-{
-	const struct pa_device *p = pa_report_upstream(rep, d);
-	struct pa_link_state me, up;
-	bool slow, narrow;
-
-	if (!d->has_link || (d->flags & PCIEAUDIT_DEV_F_VIRTFN) ||
-	    d->pcie_type == PCI_EXP_TYPE_ROOT_PORT ||
-	    d->pcie_type == PCI_EXP_TYPE_DOWNSTREAM ||
-	    pa_check_link_owner(rep, d) != d)
-		return false;
-	pa_link_decode(&d->link, &me);
-	if (!me.width)
-		return false;
-	*want_speed = me.max_speed;
-	*want_width = me.max_width;
-	/* A link trains to the best both ends can do, not d's alone. */
-	if (p && p->has_link) {
-		pa_link_decode(&p->link, &up);
-		if (up.max_width && up.max_width < *want_width)
-			*want_width = up.max_width;
-		if (up.max_speed > 0 && up.max_speed < *want_speed)
-			*want_speed = up.max_speed;
-	}
-	/* An encoding this CLI does not know (0) proves nothing. */
-	slow = me.speed > 0 && me.speed < *want_speed;
-	narrow = me.width < *want_width;
-	*speed_only = slow && !narrow;
-	return slow || narrow;
 }
 
 static void start_profile(struct pa_check *c, enum pa_profile profile)
@@ -394,8 +358,7 @@ int pa_check_infer_pairs(struct pa_report *rep,
 	if (!addrs)
 		return -ENOMEM;
 	for (size_t i = 0; i < rep->ndevices; i++)
-		if (pa_class_kind(rep->devices[i].class) != PA_KIND_OTHER &&
-		    policy_selects(policy, PA_PROFILE_GPUDIRECT, &rep->devices[i]))
+		if (pa_check_gpudirect_partner(policy, &rep->devices[i]))
 			addrs[n++] = rep->devices[i].addr;
 	err = pa_p2p_fill(rep, addrs, n);
 	free(addrs);

@@ -78,6 +78,12 @@ struct pa_check {
 int pa_check_infer_pairs(struct pa_report *rep,
 			 const struct pa_policy *policy);
 
+/* The devices gpudirect makes pairs of: an accelerator, NIC or NVMe drive
+ * the policy selects for it. The pairs loading adds and those check
+ * judges come from this one test, so the two cannot differ. */
+bool pa_check_gpudirect_partner(const struct pa_policy *policy,
+				const struct pa_device *dev);
+
 /*
  * Runs the policy's profiles over rep, which it only reads: the pairs
  * gpudirect judges come with the report (pa_check_infer_pairs()).
@@ -150,25 +156,6 @@ bool pa_check_vfio_driver(const char *driver);
 
 /* Whether an IOMMU serves the PCI devices. */
 bool pa_check_iommu_on(const struct pa_report *rep);
-
-/*
- * Whether d's link trained below what both its ends support: d's own
- * capability and that of the port above it. Ports below which a link
- * starts (root and downstream ports) and VFs answer false: the function
- * at the lower end reports the link; so do functions other than their
- * device's function 0 (pa_check_link_owner()). *want_speed and
- * *want_width get the best both ends support; *speed_only whether only
- * the speed is lower.
- */
-bool pa_check_link_below(const struct pa_report *rep,
-			 const struct pa_device *d, double *want_speed,
-			 unsigned int *want_width, bool *speed_only);
-
-/* The function that speaks for d's link: function 0 of its device, which
- * shares one link with the others (a GPU's audio and USB functions), when
- * the report has it; d otherwise. */
-const struct pa_device *pa_check_link_owner(const struct pa_report *rep,
-					    const struct pa_device *d);
 
 /* d's link is a GPU's, trained below both ends' best in speed alone: the
  * GPU idles at a low speed. Every rule judges such a link as INFO. */

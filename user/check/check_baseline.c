@@ -15,7 +15,6 @@
 #include "acs_param.h"
 #include "bdf.h"
 #include "check.h"
-#include "host.h"
 #include "link.h"
 #include "remedy.h"
 #include "strbuf.h"
@@ -62,11 +61,11 @@ static void check_links(struct pa_check *c)
 		double speed;
 
 		/* One link per device: its function 0 speaks for it. */
-		if (!d->has_link || pa_check_link_owner(rep, d) != d ||
+		if (!d->has_link || pa_link_owner(rep, d) != d ||
 		    !pa_check_selects(c, PA_PROFILE_BASELINE, d))
 			continue;
 		checked++;
-		if (!pa_check_link_below(rep, d, &speed, &width, &speed_only))
+		if (!pa_link_below(rep, d, &speed, &width, &speed_only))
 			continue;
 		idle = speed_only && pa_class_kind(d->class) == PA_KIND_GPU;
 		pa_link_decode(&d->link, &st);

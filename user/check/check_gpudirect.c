@@ -71,7 +71,8 @@ static void choose(struct gd *g, const struct pa_p2p_pair *p)
 	v[g->npairs++] = p;
 }
 
-/* The devices pairs are made of: selected, and of one of the sorts. */
+/* The devices pairs are made of (pa_check_gpudirect_partner(): the same
+ * test chose the pairs loading added). */
 static int collect_partners(struct gd *g)
 {
 	const struct pa_report *rep = g->rep;
@@ -82,8 +83,7 @@ static int collect_partners(struct gd *g)
 	for (size_t i = 0; i < rep->ndevices; i++) {
 		const struct pa_device *d = &rep->devices[i];
 
-		if (pa_class_kind(d->class) != PA_KIND_OTHER &&
-		    pa_check_selects(g->c, PA_PROFILE_GPUDIRECT, d))
+		if (pa_check_gpudirect_partner(g->c->policy, d))
 			g->partners[g->npartners++] = d;
 	}
 	return 0;
@@ -445,7 +445,7 @@ static void check_links(struct gd *g)
 		char *text;
 
 		if (!d || listed(&all, i, &d->addr) ||
-		    !pa_check_link_below(g->rep, d, &speed, &width, &speed_only))
+		    !pa_link_below(g->rep, d, &speed, &width, &speed_only))
 			continue;
 		idle = speed_only && pa_class_kind(d->class) == PA_KIND_GPU;
 		pa_bdf_format(&d->addr, bdf);

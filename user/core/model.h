@@ -251,6 +251,11 @@ struct pa_host {
 	char *iommu_table;
 };
 
+/* pa_host's cpu_vendor values (cpuinfo's vendor_id). */
+#define PA_CPU_INTEL	"GenuineIntel"
+#define PA_CPU_AMD	"AuthenticAMD"
+#define PA_CPU_HYGON	"HygonGenuine"
+
 /* PCI functions in the order the kernel sent them: order carries meaning
  * (hops run upwards, redirects in the kernel's parameter order). */
 struct pa_addr_list {

@@ -13,6 +13,7 @@
 
 #include "abi_names.h"
 #include "bdf.h"
+#include "link.h"
 
 /* 0 pass (info too), 1 warn, 2 fail. */
 static int status_value(enum pa_severity worst)
@@ -146,7 +147,7 @@ static void links(FILE *f, const struct pa_report *rep)
 		    d->pcie_type == PCI_EXP_TYPE_ROOT_PORT ||
 		    d->pcie_type == PCI_EXP_TYPE_DOWNSTREAM)
 			continue;
-		below = pa_check_link_below(rep, d, &speed, &width, &speed_only);
+		below = pa_link_below(rep, d, &speed, &width, &speed_only);
 		pa_bdf_format(&d->addr, bdf);
 		fprintf(f, "pcieaudit_link_downgraded{bdf=\"");
 		label_value(f, bdf);

@@ -12,9 +12,8 @@
 #include <json-c/json.h>
 
 #include "model.h"
+#include "report_schema.h"
 #include "topo.h"
-
-#define PA_JSON_SCHEMA_VERSION 1
 
 /*
  * Layout, as iproute2 has it: compact (one line, no spaces) unless on,

@@ -39,8 +39,7 @@ int pa_node_list_count(const char *text)
 	return s && count ? (int)count : -1;
 }
 
-/* The value of "key<blanks>: value" if line starts with key. */
-static const char *field(const char *line, const char *key)
+const char *pa_text_field(const char *line, const char *key)
 {
 	size_t n = strlen(key);
 
@@ -77,13 +76,15 @@ int pa_cpuinfo_parse(const char *text, struct pa_host *host)
 	while (*line && *line != '\n') {
 		size_t len = strcspn(line, "\n");
 
-		if (!host->cpu_vendor && (v = field(line, "vendor_id"))) {
+		if (!host->cpu_vendor &&
+		    (v = pa_text_field(line, "vendor_id"))) {
 			host->cpu_vendor = strndup(v, len - (size_t)(v - line));
 			if (!host->cpu_vendor)
 				return -ENOMEM;
-		} else if ((v = field(line, "cpu family")) && number(v, &fam)) {
+		} else if ((v = pa_text_field(line, "cpu family")) &&
+			   number(v, &fam)) {
 			host->cpu_family = (int)fam;
-		} else if ((v = field(line, "flags"))) {
+		} else if ((v = pa_text_field(line, "flags"))) {
 			host->hypervisor = has_word(v, len - (size_t)(v - line),
 						    "hypervisor");
 		}

@@ -8,16 +8,15 @@ int pa_node_list_count(const char *text);
 
 #include "model.h"
 
+/* The value of "key<blanks>: value" (cpuinfo's lines) if line starts with
+ * key, its blanks skipped; NULL otherwise. */
+const char *pa_text_field(const char *line, const char *key);
+
 /*
  * The vendor_id, cpu family and hypervisor flag of the first processor in
  * /proc/cpuinfo text, into host's cpu_vendor (strdup()ed), cpu_family and
  * hypervisor; what is absent stays as it was. Returns 0 or -ENOMEM.
  */
 int pa_cpuinfo_parse(const char *text, struct pa_host *host);
-
-/* vendor_id values. */
-#define PA_CPU_INTEL	"GenuineIntel"
-#define PA_CPU_AMD	"AuthenticAMD"
-#define PA_CPU_HYGON	"HygonGenuine"
 
 #endif /* PA_HOST_H */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cpuinfo and NUMA nodes' cpumaps for the NCCL file. Thin. */
-#include "nccl_xml.h"
+#include "nccl_host.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>

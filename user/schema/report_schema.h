@@ -23,6 +23,10 @@
 #include "json_in.h"
 #include "model.h"
 
+/* "schema_version" of every JSON document written (report --json is the
+ * snapshot snapshot.c reads back). */
+#define PA_JSON_SCHEMA_VERSION 1
+
 enum pa_schema_kind {
 	PA_S_UINT,	/* unsigned integer of size bytes, in min..max */
 	PA_S_INT,	/* int32_t in min..max, written always; absent: -1 */

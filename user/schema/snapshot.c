@@ -15,7 +15,6 @@
 
 #include "fabric_json.h"
 #include "json_in.h"
-#include "json_out.h"
 #include "p2p_json.h"
 #include "report_schema.h"
 #include "snapshot_check.h"
