@@ -51,23 +51,31 @@ prepared_build() {
 	[[ $1 != minimal ]] || unbackported_build "$dir"
 }
 
-# unbackported_build TREE: the module against TREE as a stable point release
-# without the 2024 backport that made pci_dev_is_disconnected() public
-# (Debian's own 5.10 to 6.1 all have it), so that compat.h's fallback is
-# compiled too: a symlink copy of the tree whose linux/pci.h lacks it.
+# unbackported_build TREE: the module against TREE (a prepared object
+# tree, its source beside it) as a stable point release without the 2024
+# backport that made pci_dev_is_disconnected() public (Debian's own 5.10 to
+# 6.1 all have it), so that compat.h's fallback is compiled too: symlink
+# copies of the source and object trees, the source's linux/pci.h without
+# the helper.
 unbackported_build() {
-	local alt=$1-unbackported out=$OUT_DIR/compat-unbackported log=$OUT_DIR/compat-unbackported.log
+	local src alt=$1-unbackported altsrc=$1-unbackported-src
+	local out=$OUT_DIR/compat-unbackported log=$OUT_DIR/compat-unbackported.log
+	src=$(readlink -f "$1/source")
 	if [[ ! -f $alt/.pcieaudit-unbackported ]]; then
-		rm -rf "$alt"
-		cp -as "$1" "$alt"
-		rm "$alt/include/linux/pci.h"
+		rm -rf "$alt" "$altsrc"
+		cp -as "$src" "$altsrc"
+		rm "$altsrc/include/linux/pci.h"
 		# The helper's whole definition, from its line to its closing brace.
 		perl -0pe 's/static inline bool pci_dev_is_disconnected\(const struct pci_dev \*dev\)\n\{.*?\n\}\n//s' \
-			"$1/include/linux/pci.h" >"$alt/include/linux/pci.h"
-		if grep -q 'pci_dev_is_disconnected' "$alt/include/linux/pci.h"; then
+			"$src/include/linux/pci.h" >"$altsrc/include/linux/pci.h"
+		if grep -q 'pci_dev_is_disconnected' "$altsrc/include/linux/pci.h"; then
 			log "FAIL unbackported: pci_dev_is_disconnected() still in the copy's linux/pci.h"
 			return 1
 		fi
+		cp -as "$1" "$alt"
+		rm "$alt/Makefile" "$alt/source"
+		sed "s|$src|$altsrc|" "$1/Makefile" >"$alt/Makefile"
+		ln -s "$altsrc" "$alt/source"
 		touch "$alt/.pcieaudit-unbackported"
 	fi
 	rm -rf "$out" && mkdir -p "$out"
