@@ -207,16 +207,17 @@ int pa_fleet_text(FILE *f, const struct pa_fleet *fl)
 			g->fingerprint, g->nhosts, g->nhosts == 1 ? "" : "s");
 		majority_models(f, g, NULL);
 		fprintf(f, "; IOMMU %s\n", iommu);
-		for (size_t i = 0; i < g->nout; i++) {
-			const char *sep = "; ";
+		bool any = false;
 
+		for (size_t i = 0; i < g->nout; i++) {
 			if (!i || g->out[i].host != g->out[i - 1].host) {
 				fprintf(f, "  %s: ", fl->names[g->out[i].host]);
-				sep = "";
+				any = false;
 			}
 			if (shown(g, i)) {
-				fputs(sep, f);
+				fputs(any ? "; " : "", f);
 				diff_text(f, g, i);
+				any = true;
 			}
 			if (i + 1 == g->nout || g->out[i + 1].host != g->out[i].host)
 				fputc('\n', f);
