@@ -406,7 +406,8 @@ static int finish_group(struct pa_fleet_group *g, size_t nnames)
 	size_t cap = 0;
 	int err = has ? 0 : -ENOMEM;
 
-	qsort(g->diffs, g->ndiffs, sizeof(*g->diffs), diff_cmp);
+	if (g->ndiffs)
+		qsort(g->diffs, g->ndiffs, sizeof(*g->diffs), diff_cmp);
 	for (uint32_t pass = 0; pass < 2 && !err; pass++) {
 		/* Models first: the other attributes only count where the
 		 * model is the majority's. */
@@ -449,7 +450,8 @@ static int finish_group(struct pa_fleet_group *g, size_t nnames)
 	if (err)
 		return err;
 	fold(g);
-	qsort(g->out, g->nout, sizeof(*g->out), out_cmp);
+	if (g->nout)
+		qsort(g->out, g->nout, sizeof(*g->out), out_cmp);
 	for (size_t i = 0; i < g->nout; i++)
 		g->noutliers += !i || g->out[i].host != g->out[i - 1].host;
 	/* The per-host differences are no longer needed. */
