@@ -217,8 +217,8 @@ def check_commands():
 
 # Issue 16: "README.md is the user's guide, about 300 lines"; issue 15 asks
 # for its metrics table (7 lines), issue 25 for --expect and fleet with real
-# output and their 7 rules (26 lines).
-README_MAX_LINES = 343
+# output and their 7 rules (31 lines).
+README_MAX_LINES = 348
 PROMISE = ("fresh Debian 12", "as root", "make demo", "make check")
 
 
