@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/pci_regs.h>
 #include <linux/pcieaudit.h>
 
 #include "slot.h"
@@ -76,31 +75,16 @@ static int fingerprint(const struct pa_report *rep, char **paths, uint64_t *fp)
 	return err;
 }
 
-static bool speaks_for_link(const struct pa_report *rep,
-			    const struct pa_device *d)
-{
-	struct pa_addr fn0 = d->addr;
-	const struct pa_device *o;
-
-	fn0.devfn &= ~7u;
-	o = pa_report_find(rep, &fn0);
-	return d->pcie_type != PCI_EXP_TYPE_ROOT_PORT &&
-	       d->pcie_type != PCI_EXP_TYPE_DOWNSTREAM &&
-	       (!o || o == d || !o->has_link);
-}
-
 static void values(const struct pa_report *rep, const struct pa_device *d,
 		   uint64_t v[PA_FLEET_NATTRS])
 {
 	v[PA_FLEET_MODEL] = (uint64_t)d->vendor << 40 | (uint64_t)d->device << 24 |
 			    d->class;
 	v[PA_FLEET_LINK] = 0;
-	if (speaks_for_link(rep, d)) {
-		if (pa_device_link_unknown(d))
-			v[PA_FLEET_LINK] = PA_FLEET_UNKNOWN;
-		else if (d->has_link)
-			v[PA_FLEET_LINK] = 0x10000 | (d->link.lnksta & 0x3ff);
-	}
+	if (pa_device_link_unknown(d))
+		v[PA_FLEET_LINK] = PA_FLEET_UNKNOWN;
+	else if (pa_slot_reports_link(rep, d))
+		v[PA_FLEET_LINK] = 0x10000 | (d->link.lnksta & 0x3ff);
 	v[PA_FLEET_ACS] = pa_device_acs_unknown(d) ? PA_FLEET_UNKNOWN :
 			  d->has_acs ? 0x10000u | d->acs.ctrl : 0;
 	v[PA_FLEET_IOMMU] = 0;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/pci_regs.h>
 #include <linux/pcieaudit.h>
 
 static bool is_vf(const struct pa_device *d)
@@ -321,4 +322,15 @@ size_t pa_slot_folded_extra(const struct pa_report *cur,
 			    const struct pa_slot_match *m, size_t c)
 {
 	return folded(cur, m->c2g, m->cpath, c);
+}
+
+bool pa_slot_reports_link(const struct pa_report *rep,
+			  const struct pa_device *d)
+{
+	const struct pa_device *fn0 = fn0_of(rep, d);
+
+	return d->has_link && !is_vf(d) &&
+	       d->pcie_type != PCI_EXP_TYPE_ROOT_PORT &&
+	       d->pcie_type != PCI_EXP_TYPE_DOWNSTREAM &&
+	       (!fn0 || !fn0->has_link);
 }

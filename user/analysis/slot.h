@@ -70,4 +70,11 @@ size_t pa_slot_folded_missing(const struct pa_report *golden,
 size_t pa_slot_folded_extra(const struct pa_report *cur,
 			    const struct pa_slot_match *m, size_t c);
 
+/* Whether d is the function that reports its link, the one compared: not
+ * a root or downstream port (they see the link below from above), not a
+ * VF, not a function other than 0 of a device whose function 0 has the
+ * link (they share it). */
+bool pa_slot_reports_link(const struct pa_report *rep,
+			  const struct pa_device *d);
+
 #endif /* PA_SLOT_H */

@@ -39,17 +39,6 @@ static void speed_text(double gts, char buf[PA_SPEED_TEXT_LEN])
 	pa_link_format_speed(gts, buf);
 }
 
-/* The function that reports d's link: not a port above a link, not a
- * function other than 0 of a device whose function 0 has the link. */
-static bool speaks_for_link(const struct pa_report *rep,
-			    const struct pa_device *d)
-{
-	return d->has_link && d->pcie_type != PCI_EXP_TYPE_ROOT_PORT &&
-	       d->pcie_type != PCI_EXP_TYPE_DOWNSTREAM &&
-	       !(d->flags & PCIEAUDIT_DEV_F_VIRTFN) &&
-	       pa_check_link_owner(rep, d) == d;
-}
-
 /* A rule that met facts this host's source could not read: unknown, not
  * clean, unless it found something anyway. */
 static void unknown_skip(struct pa_check *c, enum pa_rule_id rule,
@@ -145,7 +134,7 @@ static void g_links(struct golden_ctx *x)
 		struct pa_link_state want, got;
 		bool slow, narrow;
 
-		if (x->m.g2c[g] < 0 || !speaks_for_link(x->g, gd) ||
+		if (x->m.g2c[g] < 0 || !pa_slot_reports_link(x->g, gd) ||
 		    pa_device_link_unknown(gd))
 			continue;
 		d = &x->rep->devices[x->m.g2c[g]];
@@ -211,6 +200,9 @@ static void g_acs(struct golden_ctx *x)
 		     "the source could not read their extended configuration space");
 }
 
+static const char iommu_unknown_why[] =
+	"the source cannot see the IOMMU's mode or groups (an lspci capture, a sysfs copy without kernel/iommu_groups)";
+
 /* "off", "translated", "passthrough" or NULL (cannot tell). */
 static const char *iommu_mode(const struct pa_report *rep)
 {
@@ -234,7 +226,7 @@ static void g_iommu(struct golden_ctx *x)
 	size_t ntold = 0;
 
 	if (x->rep->info.iommu_unknown) {
-		pa_check_skip(x->c, PA_EX_IOMMU_DIFFERS, "the source cannot see the IOMMU's mode or groups (an lspci capture)");
+		pa_check_skip(x->c, PA_EX_IOMMU_DIFFERS, "%s", iommu_unknown_why);
 		return;
 	}
 	if (want && got && strcmp(want, got))
@@ -421,26 +413,25 @@ static void describe(const struct pa_inv_device *e, char *buf, size_t len)
 }
 
 static void inv_link(struct pa_check *c, const struct pa_inv_device *e,
-		     const struct pa_device *d, size_t *unknown, size_t *looked)
+		     const struct pa_device *d, char **paths, size_t *unknown,
+		     size_t *looked)
 {
 	char bdf[PA_BDF_LEN], s1[PA_SPEED_TEXT_LEN], s2[PA_SPEED_TEXT_LEN];
 	struct pa_link_state got;
+	const char *path = paths[d - c->rep->devices];
 	bool slow, narrow;
-	char path[PA_SLOT_PATH_LEN] = "";
 
-	if ((!e->speed && !e->width) || !speaks_for_link(c->rep, d)) {
-		if ((e->speed || e->width) && !d->has_link &&
-		    pa_device_link_unknown(d)) {
-			(*looked)++;
-			(*unknown)++;
-		}
+	if (!e->speed && !e->width)
 		return;
-	}
-	(*looked)++;
-	if (pa_device_link_unknown(d)) {
+	/* Unreadable: has_link is false then, and the link unknown. */
+	if (pa_device_link_unknown(d) && !(d->addr.devfn & 7)) {
+		(*looked)++;
 		(*unknown)++;
 		return;
 	}
+	if (!pa_slot_reports_link(c->rep, d))
+		return;
+	(*looked)++;
 	pa_link_decode(&d->link, &got);
 	slow = e->speed && got.speed > 0 && got.speed < e->speed;
 	narrow = e->width && got.width < e->width;
@@ -449,21 +440,11 @@ static void inv_link(struct pa_check *c, const struct pa_inv_device *e,
 	pa_bdf_format(&d->addr, bdf);
 	speed_text(got.speed, s1);
 	speed_text(e->speed, s2);
-	{
-		char **paths;
-
-		/* One path: the report's paths are all computed at once. */
-		if (!pa_slot_paths(c->rep, &paths)) {
-			snprintf(path, sizeof(path), "%s", paths[d - c->rep->devices] ?
-				 paths[d - c->rep->devices] : "?");
-			pa_slot_paths_free(paths, c->rep->ndevices);
-		}
-	}
 	pa_check_add(c, PA_EX_LINK_BELOW,
 		     !narrow && pa_class_kind(d->class) == PA_KIND_GPU ? PA_SEV_INFO : 0,
 		     &d->addr, 1, hardware_remedy,
 		     "%s %s at %s trained %s x%u, below the inventory's %s x%u (line %zu)",
-		     pa_check_noun(d), bdf, path, s1, got.width,
+		     pa_check_noun(d), bdf, path ? path : "?", s1, got.width,
 		     e->speed ? s2 : "any speed,", e->width, e->line);
 }
 
@@ -590,8 +571,7 @@ static void inv_iommu(struct pa_check *c, const struct pa_inventory *inv)
 		return;
 	}
 	if (c->rep->info.iommu_unknown || !got) {
-		pa_check_skip(c, PA_EX_IOMMU_DIFFERS, "the source cannot see the IOMMU's mode or groups%s",
-			      c->rep->info.iommu_unknown ? " (an lspci capture)" : "");
+		pa_check_skip(c, PA_EX_IOMMU_DIFFERS, "%s", iommu_unknown_why);
 		return;
 	}
 	want = inv->iommu_mode == PA_INV_IOMMU_OFF ? "off" :
@@ -622,9 +602,10 @@ static void against_inventory(struct pa_check *c, const struct pa_inventory *inv
 {
 	size_t lunknown = 0, llooked = 0, aunknown = 0, alooked = 0;
 	bool *told = calloc(c->rep->ndevices + 1, sizeof(*told));
-	char what[96];
+	char what[96], **paths = NULL;
 
-	if (!told) {
+	if (!told || pa_slot_paths(c->rep, &paths)) {
+		free(told);
 		c->err = -ENOMEM;
 		return;
 	}
@@ -638,7 +619,7 @@ static void against_inventory(struct pa_check *c, const struct pa_inventory *inv
 			if (!counted(e, d))
 				continue;
 			n++;
-			inv_link(c, e, d, &lunknown, &llooked);
+			inv_link(c, e, d, paths, &lunknown, &llooked);
 			inv_acs(c, e, d, told, &aunknown, &alooked);
 		}
 		describe(e, what, sizeof(what));
@@ -652,6 +633,7 @@ static void against_inventory(struct pa_check *c, const struct pa_inventory *inv
 				     e->count, what, e->line, n);
 	}
 	free(told);
+	pa_slot_paths_free(paths, c->rep->ndevices);
 	unknown_skip(c, PA_EX_LINK_BELOW, lunknown, llooked,
 		     "the source could not read their link registers");
 	unknown_skip(c, PA_EX_ACS_DIFFERS, aunknown, alooked,
