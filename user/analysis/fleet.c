@@ -124,18 +124,33 @@ static int rehash(struct pa_fleet_group *g)
 	return 0;
 }
 
-/* The slot of path, added (absent on every host so far) when new. */
-static long slot_of(struct pa_fleet_group *g, const char *path)
+/* The slot of path, or -1. */
+static long slot_by_path(struct pa_fleet_group *g, const char *path)
 {
 	size_t h;
-	struct pa_fleet_slot *v;
 
-	if ((g->nslots + 1) * 2 > g->tabsize && rehash(g))
-		return -1;
 	for (h = hash_str(path) & (g->tabsize - 1); g->table[h];
 	     h = (h + 1) & (g->tabsize - 1))
 		if (!strcmp(g->slots[g->table[h] - 1].path, path))
 			return g->table[h] - 1;
+	return -1;
+}
+
+/* The slot of path, added (absent on every host so far) when new. */
+static long slot_of(struct pa_fleet_group *g, const char *path)
+{
+	struct pa_fleet_slot *v;
+	long known;
+	size_t h;
+
+	if ((g->nslots + 1) * 2 > g->tabsize && rehash(g))
+		return -1;
+	known = slot_by_path(g, path);
+	if (known >= 0)
+		return known;
+	for (h = hash_str(path) & (g->tabsize - 1); g->table[h];
+	     h = (h + 1) & (g->tabsize - 1))
+		;
 	v = grow(g->slots, &g->capslots, g->nslots + 1, sizeof(*v));
 	if (!v)
 		return -1;
@@ -317,18 +332,6 @@ static bool model_differs(const struct pa_fleet_group *g, uint32_t host,
 		if (!out_cmp(&g->out[i], &key))
 			return true;
 	return false;
-}
-
-/* The path above path (NULL at a root bus), and its function 0's. */
-static long slot_by_path(struct pa_fleet_group *g, const char *path)
-{
-	size_t h;
-
-	for (h = hash_str(path) & (g->tabsize - 1); g->table[h];
-	     h = (h + 1) & (g->tabsize - 1))
-		if (!strcmp(g->slots[g->table[h] - 1].path, path))
-			return g->table[h] - 1;
-	return -1;
 }
 
 static bool out_has(const struct pa_fleet_group *g, uint32_t host, long slot,
