@@ -9,7 +9,9 @@ planted outliers into a temporary directory, runs `CLI fleet --json` over
 it and fails unless there are exactly 3 groups, every planted host is
 listed with exactly its one difference (what, and the slot where it was
 planted) and no other host is. --bench runs it under /usr/bin/time -v and
-fails above 10 s or 64 MiB peak memory. Part of make corpus-test.
+fails above 10 s of CPU time (user and system: on a shared machine other
+load stretches the wall time) or 64 MiB peak memory. Part of make
+corpus-test without --bench; make bench runs it with --bench.
 """
 
 import json
@@ -68,13 +70,18 @@ def main():
         if bench:
             with open(timing) as f:
                 t = f.read()
-            wall = [l for l in t.splitlines() if "Elapsed" in l][0].split()[-1]
-            rss = int([l for l in t.splitlines() if "Maximum resident" in l][0].split()[-1])
-            m, s = wall.split(":")[-2:]
-            secs = int(m) * 60 + float(s)
-            print(f"fleet over {hosts} hosts: {secs:.2f} s, peak RSS {rss / 1024:.1f} MiB")
-            if secs >= 10 or rss >= 64 * 1024:
-                problems.append(f"over budget: {secs:.2f} s, {rss / 1024:.1f} MiB (10 s, 64 MiB)")
+            def field(name):
+                return [l for l in t.splitlines() if name in l][0].split()[-1]
+            m, s = field("Elapsed").split(":")[-2:]
+            wall = int(m) * 60 + float(s)
+            cpu = float(field("User time")) + float(field("System time"))
+            rss = int(field("Maximum resident"))
+            print(f"fleet over {hosts} hosts: {cpu:.2f} s of CPU ({wall:.2f} s wall), "
+                  f"peak RSS {rss / 1024:.1f} MiB")
+            # CPU time: the machine is shared, and other load stretches the
+            # wall time without making fleet any slower.
+            if cpu >= 10 or rss >= 64 * 1024:
+                problems.append(f"over budget: {cpu:.2f} s, {rss / 1024:.1f} MiB (10 s, 64 MiB)")
     for p in problems:
         print("fleet-test:", p)
     if problems:
