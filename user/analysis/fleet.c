@@ -409,7 +409,8 @@ static int finish_group(struct pa_fleet_group *g, size_t nnames)
 				while (i < g->ndiffs && (g->diffs[i].slot < s ||
 				       (g->diffs[i].slot == s && g->diffs[i].attr < a)))
 					i++;
-				run = &g->diffs[i];
+				/* No differences at all: diffs is NULL. */
+				run = g->diffs ? &g->diffs[i] : NULL;
 				while (i + n < g->ndiffs && run[n].slot == s && run[n].attr == a)
 					n++;
 				if ((a == PA_FLEET_MODEL) != (pass == 0))
