@@ -388,6 +388,34 @@ static void corpus_capture(void **state)
 	pa_report_clear(&cur);
 }
 
+/* A filtered capture (lspci -d) against the whole machine's: what it left
+ * out is unknown, not missing; the bridges lspci -t only drew match by
+ * their place. */
+static void filtered_capture(void **state)
+{
+	const struct pa_load whole = {
+		.lspci = GPU_FIXTURES "/lspci/n1sdp-pex8749-xxx.lspci",
+	};
+	const struct pa_load part = {
+		.lspci = GPU_FIXTURES "/lspci/n1sdp-pex8749-xxx-filtered-tv.lspci",
+	};
+	struct pa_report golden, cur;
+	struct pa_error e;
+	struct pa_check c;
+
+	(void)state;
+	assert_int_equal(pa_load_report(&whole, &golden, &e), 0);
+	assert_int_equal(pa_load_report(&part, &cur, &e), 0);
+	run_expect(&golden, NULL, &cur, &c);
+	expect_findings(&c, NULL, 0);
+	assert_int_equal(c.state[PA_EX_DEVICE_MISSING], PA_RULE_SKIPPED);
+	assert_non_null(strstr(c.note[PA_EX_DEVICE_MISSING], "filtered"));
+	assert_int_equal(c.state[PA_EX_DEVICE_EXTRA], PA_RULE_RAN);
+	pa_check_clear(&c);
+	pa_report_clear(&golden);
+	pa_report_clear(&cur);
+}
+
 /* ---- Inventories ----------------------------------------------------------- */
 
 static void parse_ok(const char *text, struct pa_inventory *inv)
@@ -507,6 +535,7 @@ int main(void)
 		cmocka_unit_test(other_kind),
 		cmocka_unit_test(unknown_is_skip),
 		cmocka_unit_test(corpus_capture),
+		cmocka_unit_test(filtered_capture),
 		cmocka_unit_test(inventory),
 		cmocka_unit_test(inventory_refused),
 		cmocka_unit_test(inventory_example),

@@ -82,6 +82,13 @@ static bool same_model(const struct pa_device *a, const struct pa_device *b)
 	       a->class == b->class;
 }
 
+/* A bridge lspci -t drew above a filtered capture's functions: only its
+ * place is known, so it matches whatever sits there. */
+static bool same_place(const struct pa_device *a, const struct pa_device *b)
+{
+	return same_model(a, b) || a->config_not_captured || b->config_not_captured;
+}
+
 /* Sorted (path, index) of one report, for bisection. */
 struct keyed {
 	const char *path;
@@ -186,6 +193,8 @@ static int match_moved(const struct pa_report *golden,
 			size_t len;
 
 			if (m->c2g[j] >= 0 || !m->cpath[j] ||
+			    golden->devices[g].config_not_captured ||
+			    cur->devices[j].config_not_captured ||
 			    !same_model(&golden->devices[g], &cur->devices[j]))
 				continue;
 			len = common_prefix(m->gpath[g], m->cpath[j]);
@@ -236,7 +245,7 @@ int pa_slot_match(const struct pa_report *golden, const struct pa_report *cur,
 		m->compared++;
 		hit = bsearch(&key, byc, n, sizeof(*byc), keyed_cmp);
 		if (hit && m->c2g[hit->i] < 0 &&
-		    same_model(&golden->devices[g], &cur->devices[hit->i]))
+		    same_place(&golden->devices[g], &cur->devices[hit->i]))
 			pair(m, g, (long)hit->i, PA_SLOT_SAME);
 	}
 	err = match_moved(golden, cur, m);
@@ -263,7 +272,7 @@ static bool unmatched(const struct pa_report *rep, const long *map,
 {
 	size_t i;
 
-	if (!d)
+	if (!d || d->config_not_captured)
 		return false;
 	i = index_of(rep, d);
 	return paths[i] && map[i] < 0;

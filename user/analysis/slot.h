@@ -45,7 +45,9 @@ struct pa_slot_match {
 };
 
 /*
- * Matches golden's functions to cur's: first by slot path and model, then
+ * Matches golden's functions to cur's: first by slot path and model (a
+ * bridge a filtered capture only drew, config_not_captured, matches by
+ * its place alone and is never missing or extra), then
  * what is left by model alone, each golden function to the free one of
  * cur whose slot path shares the longest prefix with its own; functions
  * below one that moved, and the other functions of its device, follow it.

@@ -61,9 +61,27 @@ struct golden_ctx {
 	struct pa_slot_match m;
 };
 
+/* A filtered capture (lspci -d, -s): lspci -t drew bridges it left out,
+ * and a function not in it is unknown, not missing. */
+static bool filtered(const struct pa_report *rep)
+{
+	for (size_t i = 0; i < rep->ndevices; i++)
+		if (rep->devices[i].config_not_captured)
+			return true;
+	return false;
+}
+
+static const char filtered_why[] =
+	"this host's capture is filtered (lspci -d or -s: bridges above its functions are not in it): a function it lacks is unknown, not missing";
+
 static void g_missing(struct golden_ctx *x)
 {
 	char gbdf[PA_BDF_LEN], more[80];
+
+	if (filtered(x->rep)) {
+		pa_check_skip(x->c, PA_EX_DEVICE_MISSING, "%s", filtered_why);
+		return;
+	}
 
 	for (size_t g = 0; g < x->m.ng; g++) {
 		const struct pa_device *gd = &x->g->devices[g], *up;
@@ -363,13 +381,28 @@ static void against_golden(struct pa_check *c, const struct pa_expect *ex)
 {
 	struct golden_ctx x = { c, ex->golden, c->rep, ex->name, { 0 } };
 	int err = pa_slot_match(ex->golden, c->rep, &x.m);
+	bool other;
 
 	if (err) {
 		c->err = err;
 		return;
 	}
-	/* Half of it not found: another kind of host, one finding. */
-	if (x.m.compared && x.m.found * 2 < x.m.compared) {
+	/* Half of it not found: another kind of host, one finding. A
+	 * filtered capture is judged by how much of it the golden has. */
+	if (filtered(c->rep)) {
+		size_t here = 0, matched = 0;
+
+		for (size_t i = 0; i < x.m.nc; i++) {
+			if (!x.m.cpath[i] || c->rep->devices[i].config_not_captured)
+				continue;
+			here++;
+			matched += x.m.c2g[i] >= 0;
+		}
+		other = matched * 2 < here;
+	} else {
+		other = x.m.compared && x.m.found * 2 < x.m.compared;
+	}
+	if (other) {
 		pa_check_add(c, PA_EX_DEVICE_MISSING, 0, NULL, 0,
 			     (struct pa_remedy){ PA_REMEDY_COMMAND, "compare with a golden host of this kind (report --json of a known-good host like this one)" },
 			     "the golden host %s is another kind of host: only %zu of its %zu functions are found here by slot and model (this host has %zu); nothing else is compared",
@@ -639,7 +672,9 @@ static void against_inventory(struct pa_check *c, const struct pa_inventory *inv
 			inv_acs(c, e, d, told, &aunknown, &alooked);
 		}
 		describe(e, what, sizeof(what));
-		if (e->count >= 0 && n < e->count)
+		if (e->count >= 0 && n < e->count && filtered(c->rep))
+			pa_check_skip(c, PA_EX_DEVICE_MISSING, "%s", filtered_why);
+		else if (e->count >= 0 && n < e->count)
 			pa_check_add(c, PA_EX_DEVICE_MISSING, 0, NULL, 0, hardware_remedy,
 				     "%ld %s expected (inventory line %zu), %ld found",
 				     e->count, what, e->line, n);
