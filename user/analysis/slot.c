@@ -8,6 +8,8 @@
 #include <linux/pci_regs.h>
 #include <linux/pcieaudit.h>
 
+#include "link.h"
+
 static bool is_vf(const struct pa_device *d)
 {
 	return d->flags & PCIEAUDIT_DEV_F_VIRTFN;
@@ -336,10 +338,8 @@ size_t pa_slot_folded_extra(const struct pa_report *cur,
 bool pa_slot_reports_link(const struct pa_report *rep,
 			  const struct pa_device *d)
 {
-	const struct pa_device *fn0 = fn0_of(rep, d);
-
 	return d->has_link && !is_vf(d) &&
 	       d->pcie_type != PCI_EXP_TYPE_ROOT_PORT &&
 	       d->pcie_type != PCI_EXP_TYPE_DOWNSTREAM &&
-	       (!fn0 || !fn0->has_link);
+	       pa_link_owner(rep, d) == d;
 }
