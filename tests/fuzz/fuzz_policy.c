@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness: the input is a YAML policy file (check --policy).
+ * libFuzzer harness: the input is a YAML policy file (check --policy), and
+ * the same bytes as an inventory (check --expect FILE.yaml), which the
+ * expect profile then judges the two snapshots against.
  * A policy that parses then selects devices and sets rules and thresholds,
  * so it is run, as main.c's cmd_check runs it, over snapshots of two real
  * topologies from the unit tests: a policy, however odd, must not crash
@@ -73,6 +75,29 @@ static void check(const struct pa_policy *pol, size_t i)
 	pa_report_clear(&rep);
 }
 
+/* The same contract as a policy's; a parsed inventory is checked. */
+static void inventory(const uint8_t *data, size_t size)
+{
+	struct pa_inventory inv;
+	struct pa_policy pol;
+	struct pa_expect ex = { .name = "fuzz.yaml", .inv = &inv };
+	char err[512];
+	int ret = pa_inventory_parse("fuzz.yaml", (const char *)data, size, &inv,
+				     err, sizeof(err));
+
+	if (ret && (strncmp(err, "fuzz.yaml:", 10) || inv.devices || inv.ndevices))
+		abort();
+	if (ret)
+		return;
+	pa_policy_default(&pol);
+	for (int p = 0; p < PA_NPROFILES; p++)
+		pol.profiles[p] = p == PA_PROFILE_EXPECT;
+	pol.expect = &ex;
+	for (size_t i = 0; i < NSNAPSHOTS; i++)
+		check(&pol, i);
+	pa_inventory_clear(&inv);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pa_policy pol;
@@ -80,6 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int ret;
 
 	/* Unlike a snapshot, a policy is read by length: no NUL needed. */
+	inventory(data, size);
 	ret = pa_policy_parse("fuzz.yaml", (const char *)data, size, &pol, err,
 			      sizeof(err));
 	/* policy.h's contract: a message naming the file, and the defaults

@@ -6,6 +6,7 @@
  * to report's printers and to every check profile and output, as main.c
  * sends it, and none of them may crash on it either.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,9 @@
 
 #include "check.h"
 #include "check_out.h"
+#include "fleet.h"
+#include "fleet_out.h"
+#include "slot.h"
 #include "json_out.h"
 #include "policy.h"
 #include "snapshot.h"
@@ -46,6 +50,64 @@ static void check(struct pa_report *rep, bool all_pairs)
 	pa_check_clear(&c);
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+
+	return x && y ? strcmp(x, y) : (x != NULL) - (y != NULL);
+}
+
+static bool unique_paths(const struct pa_report *rep)
+{
+	char **paths, **sorted;
+	bool unique = true;
+
+	if (pa_slot_paths(rep, &paths))
+		return false;
+	sorted = calloc(rep->ndevices + 1, sizeof(*sorted));
+	if (sorted) {
+		memcpy(sorted, paths, rep->ndevices * sizeof(*sorted));
+		qsort(sorted, rep->ndevices, sizeof(*sorted), str_cmp);
+		for (size_t i = 1; i < rep->ndevices && unique; i++)
+			unique = !sorted[i] || !sorted[i - 1] ||
+				 strcmp(sorted[i], sorted[i - 1]);
+	}
+	unique &= sorted != NULL;
+	free(sorted);
+	pa_slot_paths_free(paths, rep->ndevices);
+	return unique;
+}
+
+/* The snapshot as its own golden host (the expect profile must find
+ * nothing and crash on no topology), and as a fleet of two hosts. */
+static void expect_and_fleet(const struct pa_report *rep)
+{
+	struct pa_expect ex = { .name = "fuzz.json", .golden = rep };
+	struct pa_fleet fl = { 0 };
+	struct pa_policy pol;
+	struct pa_check c;
+
+	pa_policy_default(&pol);
+	for (int p = 0; p < PA_NPROFILES; p++)
+		pol.profiles[p] = p == PA_PROFILE_EXPECT;
+	pol.expect = &ex;
+	if (!pa_check_run(rep, &pol, &c)) {
+		/* A golden against itself finds nothing, unless two functions
+		 * share a slot path (a corrupt tree: an upstream on another
+		 * bus), which matches them crosswise. */
+		if (c.nfindings && unique_paths(rep))
+			abort();
+		pa_check_text(out, rep, &c, "fuzz.json", false);
+		pa_check_clear(&c);
+	}
+	if (!pa_fleet_add(&fl, "a", rep) && !pa_fleet_add(&fl, "b", rep) &&
+	    !pa_fleet_finish(&fl)) {
+		pa_fleet_text(out, &fl);
+		pa_fleet_json(out, &fl);
+	}
+	pa_fleet_clear(&fl);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* pa_snapshot_parse() wants text[len] to be a NUL, as pa_read_file()
@@ -72,6 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Both of gpudirect's pair modes, chosen by a bit of the input that
 	 * a JSON document does not care about, so the seeds stay valid. */
 	check(&rep, size & 1);
+	expect_and_fleet(&rep);
 	pa_report_clear(&rep);
 	return 0;
 }

@@ -47,15 +47,7 @@ struct want {
 
 static void load(const char *file, struct pa_report *rep)
 {
-	char path[256], err[512];
-	size_t len;
-	char *text;
-
-	snprintf(path, sizeof(path), SNAPSHOTS "/%s", file);
-	assert_int_equal(pa_read_file(path, 1 << 20, &text, &len), 0);
-	if (pa_snapshot_parse(file, text, len, rep, err, sizeof(err)))
-		fail_msg("%s", err);
-	free(text);
+	test_load_snapshot(file, rep);
 }
 
 static void only(struct pa_policy *pol, unsigned int profiles)

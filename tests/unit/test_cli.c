@@ -1691,6 +1691,86 @@ static void check_exit_codes(void **state)
 	assert_int_equal(fake.dumps[PCIEAUDIT_CMD_DEV_GET], 0);
 }
 
+/* check --expect through main(): the golden of the acceptance, its own
+ * golden, an inventory refused with its place, and --exit-codes. */
+static void check_expect(void **state)
+{
+	struct result r;
+	char part[200];
+
+	(void)state;
+	r = run("check", "--profile", "expect", "--input",
+		SNAPSHOTS "/gpudirect-lost-gpu.json", "--expect",
+		SNAPSHOTS "/gpudirect-fail.json", "--no-color");
+	assert_int_equal(r.rc, PA_EXIT_FINDING);
+	assert_contains(r.out, "FAIL  expect.device-missing: GPU 10de:20b5");
+	assert_contains(r.out, "FAIL  expect.link-below: NIC 0000:04:00.0");
+	release(&r);
+	/* A golden against itself: nothing, and nagios' and npd's OK. */
+	r = run("check", "--profile", "expect", "--input", SNAPSHOTS "/gpudirect-fail.json",
+		"--expect", SNAPSHOTS "/gpudirect-fail.json", "--exit-codes", "nagios");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "summary: expect PASS; 0 failed, 0 warnings");
+	release(&r);
+	r = run("check", "--profile", "expect", "--input", SNAPSHOTS "/gpudirect-lost-gpu.json",
+		"--expect", SNAPSHOTS "/gpudirect-fail.json", "--exit-codes", "nagios");
+	assert_int_equal(r.rc, 2);
+	release(&r);
+	r = run("check", "--profile", "expect", "--input", SNAPSHOTS "/gpudirect-lost-gpu.json",
+		"--expect", SNAPSHOTS "/gpudirect-fail.json", "--exit-codes", "npd");
+	assert_int_equal(r.rc, 1);
+	release(&r);
+	/* Warnings: nagios WARNING, npd a problem (8 reads unknown to it). */
+	r = run("check", "--input", SNAPSHOTS "/baseline-amd-fail.json", "--exit-codes=nagios");
+	assert_int_equal(r.rc, 1);
+	release(&r);
+	r = run("check", "--input", SNAPSHOTS "/baseline-amd-fail.json", "--exit-codes", "npd");
+	assert_int_equal(r.rc, 1);
+	release(&r);
+	/* An error is UNKNOWN (3) to both. */
+	r = run("check", "--input", SNAPSHOTS "/missing.json", "--exit-codes", "nagios");
+	assert_int_equal(r.rc, 3);
+	release(&r);
+	r = run("check", "--input", SNAPSHOTS "/missing.json", "--exit-codes", "npd");
+	assert_int_equal(r.rc, 3);
+	release(&r);
+	expect_failure(run("check", "--exit-codes", "icinga"), PA_EXIT_USAGE,
+		       "unknown --exit-codes 'icinga' (expected pcieaudit, nagios or npd)");
+	expect_failure(run("check", "--profile", "expect"), PA_EXIT_USAGE,
+		       "the expect profile needs --expect FILE");
+	write_tmp("inv.yaml", "version: 1\ndevices:\n  - class: gpu\n    count: -2\n");
+	snprintf(part, sizeof(part), "%s:4:12: bad count '-2'", tmp_path("inv.yaml"));
+	expect_failure(run("check", "--input", SNAPSHOTS "/gpudirect-fail.json", "--expect",
+			   tmp_path("inv.yaml")), PA_EXIT_BAD_INPUT, part);
+	expect_failure(run("check", "--input", SNAPSHOTS "/gpudirect-fail.json", "--expect",
+			   SNAPSHOTS "/missing.json"), PA_EXIT_BAD_INPUT,
+		       "cannot read --expect " SNAPSHOTS "/missing.json");
+	/* Without --expect nothing changes: no expect profile. */
+	r = run("check", "--input", SNAPSHOTS "/gpudirect-fail.json", "--no-color");
+	assert_null(strstr(r.out, "expect"));
+	release(&r);
+}
+
+/* fleet through main(): snapshots as files, a host that differs, a bad one. */
+static void fleet_files(void **state)
+{
+	struct result r;
+
+	(void)state;
+	r = run("fleet", SNAPSHOTS "/gpudirect-fail.json", SNAPSHOTS "/gpudirect-fail.json",
+		SNAPSHOTS "/gpudirect-lost-gpu.json");
+	assert_int_equal(r.rc, PA_EXIT_FINDING);
+	assert_contains(r.out, "3 hosts, 1 kind, 1 differs from their kind's majority");
+	assert_contains(r.out, SNAPSHOTS "/gpudirect-lost-gpu.json: link 5GT/s x4 at pci0000:00/01.0/00.0/01.0/00.0, the majority's 8GT/s x8; GPU 10de:20b5 missing at pci0000:80/01.0/00.0");
+	release(&r);
+	r = run("fleet", "--exit-codes", "nagios", SNAPSHOTS "/gpudirect-fail.json");
+	assert_int_equal(r.rc, 0);
+	release(&r);
+	expect_failure(run("fleet"), PA_EXIT_USAGE, "fleet needs snapshots");
+	expect_failure(run("fleet", SNAPSHOTS "/gpudirect-fail.json", SNAPSHOTS "/missing.json"),
+		       PA_EXIT_BAD_INPUT, "cannot read " SNAPSHOTS "/missing.json");
+}
+
 static void check_bad_input(void **state)
 {
 	char part[160];
@@ -1726,7 +1806,7 @@ static void check_usage(void **state)
 {
 	(void)state;
 	expect_failure(run("check", "--profile", "gpu"), PA_EXIT_USAGE,
-		       "unknown profile 'gpu' (expected gpudirect, vfio or baseline)");
+		       "unknown profile 'gpu' (expected gpudirect, vfio, baseline or expect)");
 	expect_failure(run("check", "--format", "xml"), PA_EXIT_USAGE,
 		       "unknown format 'xml'");
 	expect_failure(run("check", "--input", "a", "--sysfs", "b"), PA_EXIT_USAGE,
@@ -2484,6 +2564,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		TEST(usage_errors),
+		TEST(check_expect),
+		TEST(fleet_files),
 		TEST(help_and_version),
 		TEST(module_not_loaded),
 		TEST(family_in_other_netns),

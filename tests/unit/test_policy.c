@@ -106,7 +106,7 @@ static const struct {
 	{ "version: 1\nversion: 1\n", "p.yaml:2:1: duplicate key 'version'" },
 	{ "version: 1\n[a]: 1\n", "p.yaml:2:1: expected a key, found a list" },
 	{ "version: 1\nprofiles: [gpu]\n",
-	  "p.yaml:2:12: unknown profile 'gpu' (expected gpudirect, vfio or baseline)" },
+	  "p.yaml:2:12: unknown profile 'gpu' (expected gpudirect, vfio, baseline or expect)" },
 	{ "version: 1\nprofiles: {a: 1}\n", "p.yaml:2:11: expected a list of profiles, found a mapping" },
 	{ "version: 1\nselect: {class: gpu}\n",
 	  "p.yaml:2:9: expected a list of device selectors, found a mapping" },

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "testutil.h"
 
+#include "fileio.h"
 #include "json_out.h"
+#include "snapshot.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +164,19 @@ static void fixture_endpoints(struct pa_report *rep)
 	/* Out of order on purpose: the output must not depend on it. */
 	add_device(rep, &vf);
 	add_device(rep, &pf);
+}
+
+void test_load_snapshot(const char *file, struct pa_report *rep)
+{
+	char path[256], err[512];
+	size_t len;
+	char *text;
+
+	snprintf(path, sizeof(path), SNAPSHOTS "/%s", file);
+	assert_int_equal(pa_read_file(path, 1 << 20, &text, &len), 0);
+	if (pa_snapshot_parse(file, text, len, rep, err, sizeof(err)))
+		fail_msg("%s", err);
+	free(text);
 }
 
 void test_fixture_report(struct pa_report *rep)

@@ -33,6 +33,10 @@ struct nl_msg *test_genl_msg(uint8_t cmd, uint32_t seq, int flags);
 void test_put_addr(struct nl_msg *msg, int type, uint32_t domain, uint8_t bus,
 		   uint8_t devfn);
 
+/* Reads the snapshot file of SNAPSHOTS into *rep; fails the test if it
+ * does not parse. */
+void test_load_snapshot(const char *file, struct pa_report *rep);
+
 /* A small host: host bridge, root port, endpoint PF below it and one of its
  * VFs; two IOMMU groups. Strings are heap-allocated like the real ones. */
 void test_fixture_report(struct pa_report *rep);

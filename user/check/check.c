@@ -352,7 +352,8 @@ int pa_check_infer_pairs(struct pa_report *rep,
 	size_t n = 0;
 	int err;
 
-	if (!policy->profiles[PA_PROFILE_GPUDIRECT])
+	/* expect compares the pairs gpudirect judges with a golden host's. */
+	if (!policy->profiles[PA_PROFILE_GPUDIRECT] && !policy->expect)
 		return 0;
 	addrs = calloc(rep->ndevices + 1, sizeof(*addrs));
 	if (!addrs)
@@ -389,6 +390,7 @@ int pa_check_run(const struct pa_report *rep, const struct pa_policy *policy,
 		[PA_PROFILE_GPUDIRECT]	= pa_check_gpudirect,
 		[PA_PROFILE_VFIO]	= pa_check_vfio,
 		[PA_PROFILE_BASELINE]	= pa_check_baseline,
+		[PA_PROFILE_EXPECT]	= pa_check_expect,
 	};
 
 	*c = (struct pa_check){ .policy = policy, .rep = rep };
@@ -397,7 +399,8 @@ int pa_check_run(const struct pa_report *rep, const struct pa_policy *policy,
 		c->has_cmdline = !c->err;
 	}
 	for (int p = 0; p < PA_NPROFILES && !c->err; p++) {
-		if (!policy->profiles[p])
+		if (!policy->profiles[p] ||
+		    (p == PA_PROFILE_EXPECT && !policy->expect))
 			continue;
 		start_profile(c, p);
 		run[p](c);

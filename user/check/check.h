@@ -14,6 +14,14 @@
 #include "policy.h"
 #include "rules.h"
 
+/* check --expect FILE: what this host should be, a golden host's
+ * snapshot or an inventory (policy.h); exactly one is set. */
+struct pa_expect {
+	const char *name;		/* the file, for messages */
+	const struct pa_report *golden;
+	const struct pa_inventory *inv;
+};
+
 /* What a finding's remedy is: where the fix goes. */
 enum pa_remedy_kind {
 	PA_REMEDY_NONE,
@@ -186,5 +194,7 @@ void pa_check_vfio(struct pa_check *c);
 void pa_check_baseline(struct pa_check *c);
 /* baseline.bar-unassigned, from check_baseline. */
 void pa_check_bar_unassigned(struct pa_check *c);
+/* The expect profile (check_expect.c): policy->expect against rep. */
+void pa_check_expect(struct pa_check *c);
 
 #endif /* PA_CHECK_H */

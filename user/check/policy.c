@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+#include <linux/pcieaudit.h>
 
+#include "abi_names.h"
 #include "bdf.h"
 #include "topo.h"
 
@@ -18,6 +20,8 @@ struct ctx {
 	size_t errlen;
 	yaml_document_t *doc;
 	struct pa_policy *p;
+	struct pa_inventory *inv;
+	const char *what;	/* "policy", "inventory" */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -295,7 +299,7 @@ static int one_profile(struct ctx *c, yaml_node_t *n, bool *profiles)
 		return err;
 	p = pa_profile_lookup(s);
 	if (p < 0)
-		return bad(c, n, "unknown profile '%s' (expected gpudirect, vfio or baseline)",
+		return bad(c, n, "unknown profile '%s' (expected gpudirect, vfio, baseline or expect)",
 			   s);
 	profiles[p] = true;
 	return 0;
@@ -469,7 +473,8 @@ static int single_document(struct ctx *c, yaml_parser_t *parser)
 		return syntax_error(c, parser);
 	root = yaml_document_get_root_node(&next);
 	if (root)
-		err = bad(c, root, "a second YAML document; a policy is one");
+		err = bad(c, root, "a second YAML document; %s %s is one",
+			  c->what[0] == 'i' ? "an" : "a", c->what);
 	yaml_document_delete(&next);
 	return err;
 }
@@ -478,7 +483,7 @@ void pa_policy_default(struct pa_policy *p)
 {
 	*p = (struct pa_policy){ .trap_ratio = PA_TRAP_RATIO_DEFAULT };
 	for (int i = 0; i < PA_NPROFILES; i++)
-		p->profiles[i] = true;
+		p->profiles[i] = i != PA_PROFILE_EXPECT;
 }
 
 static void clear_matches(struct pa_match *m, size_t n)
@@ -495,44 +500,326 @@ void pa_policy_clear(struct pa_policy *p)
 	pa_policy_default(p);
 }
 
-int pa_policy_parse(const char *name, const char *text, size_t len,
-		    struct pa_policy *p, char *err, size_t errlen)
+/* Loads the one document of text and hands its root to fn. */
+static int parse_document(struct ctx *c, const char *text, size_t len,
+			  int (*fn)(struct ctx *c, yaml_node_t *root))
 {
-	struct ctx c = { name, err, errlen, NULL, p };
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	yaml_node_t *root;
 	int ret;
 
-	pa_policy_default(p);
-	err[0] = '\0';
+	c->err[0] = '\0';
 	if (!yaml_parser_initialize(&parser)) {
-		snprintf(err, errlen, "%s: out of memory", name);
+		snprintf(c->err, c->errlen, "%s: out of memory", c->name);
 		return -ENOMEM;
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &doc)) {
-		ret = syntax_error(&c, &parser);
+		ret = syntax_error(c, &parser);
 		yaml_parser_delete(&parser);
 		return ret;
 	}
-	c.doc = &doc;
+	c->doc = &doc;
 	root = yaml_document_get_root_node(&doc);
 	if (!root) {
-		snprintf(err, errlen, "%s:1:1: empty policy (expected a mapping with 'version: 1')",
-			 name);
+		snprintf(c->err, c->errlen, "%s:1:1: empty %s (expected a mapping with 'version: 1')",
+			 c->name, c->what);
 		ret = -EINVAL;
 	} else {
-		ret = parse_root(&c, root);
+		ret = fn(c, root);
 	}
 	if (!ret)
-		ret = single_document(&c, &parser);
+		ret = single_document(c, &parser);
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
-	if (ret == -ENOMEM && !err[0])
-		snprintf(err, errlen, "%s: out of memory", name);
+	if (ret == -ENOMEM && !c->err[0])
+		snprintf(c->err, c->errlen, "%s: out of memory", c->name);
+	return ret;
+}
+
+int pa_policy_parse(const char *name, const char *text, size_t len,
+		    struct pa_policy *p, char *err, size_t errlen)
+{
+	struct ctx c = { name, err, errlen, NULL, p, NULL, "policy" };
+	int ret;
+
+	pa_policy_default(p);
+	ret = parse_document(&c, text, len, parse_root);
 	if (ret)
 		pa_policy_clear(p);
+	return ret;
+}
+
+/* ---- Inventories ---------------------------------------------------------- */
+
+static int inv_count(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	struct pa_inv_device *d = arg;
+	const char *s;
+	char *end;
+	long v;
+	int err = scalar(c, n, "a count", &s);
+
+	if (err)
+		return err;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || v < 0 || v > 65536)
+		return bad(c, n, "bad count '%s' (expected a whole number from 0 to 65536)",
+			   s);
+	d->count = v;
+	return 0;
+}
+
+static int link_speed(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	static const double speeds[] = { 2.5, 5, 8, 16, 32, 64 };
+	struct pa_inv_device *d = arg;
+	const char *s;
+	char *end;
+	double v;
+	int err = scalar(c, n, "a speed", &s);
+
+	if (err)
+		return err;
+	v = strtod(s, &end);
+	if (end != s && (!strcmp(end, "GT/s") || !strcmp(end, "GT")))
+		end += strlen(end);
+	for (size_t i = 0; end != s && !*end && i < 6; i++)
+		if (v == speeds[i]) {
+			d->speed = v;
+			return 0;
+		}
+	return bad(c, n, "bad speed '%s' (expected GT/s: 2.5, 5, 8, 16, 32 or 64)", s);
+}
+
+static int link_width(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	static const unsigned int widths[] = { 1, 2, 4, 8, 12, 16, 32 };
+	struct pa_inv_device *d = arg;
+	const char *s, *p;
+	char *end;
+	unsigned long v;
+	int err = scalar(c, n, "a width", &s);
+
+	if (err)
+		return err;
+	p = s[0] == 'x' || s[0] == 'X' ? s + 1 : s;
+	v = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
+	for (size_t i = 0; v && !*end && i < 7; i++)
+		if (v == widths[i]) {
+			d->width = (unsigned int)v;
+			return 0;
+		}
+	return bad(c, n, "bad width '%s' (expected x1, x2, x4, x8, x12, x16 or x32)", s);
+}
+
+static int inv_link(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	static const struct key keys[] = {
+		{ "speed", link_speed }, { "width", link_width },
+	};
+
+	return mapping(c, n, "a link", keys, 2, arg);
+}
+
+static int inv_acs(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	struct pa_inv_device *d = arg;
+	const char *s;
+	int err = scalar(c, n, "an ACS expectation", &s);
+
+	if (!err && !strcmp(s, "redirect-off"))
+		d->acs = PA_INV_ACS_REDIRECT_OFF;
+	else if (!err && !strcmp(s, "isolating"))
+		d->acs = PA_INV_ACS_ISOLATING;
+	else if (!err)
+		err = bad(c, n, "bad acs '%s' (expected redirect-off or isolating)", s);
+	return err;
+}
+
+static int inv_match_key(struct ctx *c, yaml_node_t *n, void *arg,
+			 value_fn fn)
+{
+	struct pa_inv_device *d = arg;
+
+	return fn(c, n, &d->match);
+}
+
+static int inv_class(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	return inv_match_key(c, n, arg, match_class);
+}
+
+static int inv_vendor(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	return inv_match_key(c, n, arg, match_vendor);
+}
+
+static int inv_device(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	return inv_match_key(c, n, arg, match_device);
+}
+
+static int inv_devices(struct ctx *c, yaml_node_t *list, void *arg)
+{
+	static const struct key keys[] = {
+		{ "class", inv_class }, { "vendor", inv_vendor },
+		{ "device", inv_device }, { "count", inv_count },
+		{ "link", inv_link }, { "acs", inv_acs },
+	};
+	struct pa_inventory *inv = c->inv;
+	int err = expect(c, list, YAML_SEQUENCE_NODE, "a list of devices");
+	yaml_node_item_t *item;
+
+	(void)arg;
+	for (item = list->data.sequence.items.start;
+	     !err && item < list->data.sequence.items.top; item++) {
+		yaml_node_t *node = yaml_document_get_node(c->doc, *item);
+		struct pa_inv_device d = { .match = { .kind = -1 }, .count = -1 }, *v;
+
+		d.line = node->start_mark.line + 1;
+		err = mapping(c, node, "an inventory device", keys,
+			      sizeof(keys) / sizeof(keys[0]), &d);
+		if (!err && d.match.kind < 0 && !d.match.has_class &&
+		    !d.match.has_vendor && !d.match.has_device)
+			err = bad(c, node, "an inventory device needs class, vendor or device");
+		if (!err && d.count < 0 && !d.speed && !d.width && !d.acs)
+			err = bad(c, node, "an inventory device needs count, link or acs");
+		v = err ? NULL : realloc(inv->devices, (inv->ndevices + 1) * sizeof(*v));
+		if (!err && !v)
+			err = -ENOMEM;
+		if (!err) {
+			inv->devices = v;
+			v[inv->ndevices++] = d;
+		}
+	}
+	return err;
+}
+
+static int iommu_mode(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	const char *s;
+	int err = scalar(c, n, "an IOMMU mode", &s);
+
+	(void)arg;
+	if (!err && !strcmp(s, "translated"))
+		c->inv->iommu_mode = PCIEAUDIT_IOMMU_MODE_TRANSLATED;
+	else if (!err && !strcmp(s, "passthrough"))
+		c->inv->iommu_mode = PCIEAUDIT_IOMMU_MODE_PASSTHROUGH;
+	else if (!err && !strcmp(s, "off"))
+		c->inv->iommu_mode = PA_INV_IOMMU_OFF;
+	else if (!err)
+		err = bad(c, n, "bad IOMMU mode '%s' (expected translated, passthrough or off)", s);
+	return err;
+}
+
+static int boolean(struct ctx *c, yaml_node_t *n, const char *what, int *out)
+{
+	const char *s;
+	int err = scalar(c, n, what, &s);
+
+	if (!err && (!strcmp(s, "true") || !strcmp(s, "yes")))
+		*out = 1;
+	else if (!err && (!strcmp(s, "false") || !strcmp(s, "no")))
+		*out = 0;
+	else if (!err)
+		err = bad(c, n, "bad %s '%s' (expected true or false)", what, s);
+	return err;
+}
+
+static int iommu_isolated(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	(void)arg;
+	return boolean(c, n, "isolated", &c->inv->isolated);
+}
+
+static int inv_iommu(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	static const struct key keys[] = {
+		{ "mode", iommu_mode }, { "isolated", iommu_isolated },
+	};
+
+	return mapping(c, n, "iommu", keys, 2, arg);
+}
+
+static int p2p_kind(struct ctx *c, yaml_node_t *n, enum pa_inv_pair which)
+{
+	const char *s;
+	int err = scalar(c, n, "a P2P verdict", &s);
+
+	for (uint32_t m = PCIEAUDIT_P2P_MAP_BUS_ADDR;
+	     !err && m <= PCIEAUDIT_P2P_MAP_NOT_SUPPORTED; m++)
+		if (!strcmp(s, pa_p2p_map_name(m))) {
+			c->inv->p2p[which] = m;
+			return 0;
+		}
+	return err ? err : bad(c, n, "bad P2P verdict '%s' (expected bus-addr, host-bridge or unsupported)",
+			       s);
+}
+
+static int p2p_gpu_gpu(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	(void)arg;
+	return p2p_kind(c, n, PA_INV_GPU_GPU);
+}
+
+static int p2p_gpu_nic(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	(void)arg;
+	return p2p_kind(c, n, PA_INV_GPU_NIC);
+}
+
+static int p2p_gpu_nvme(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	(void)arg;
+	return p2p_kind(c, n, PA_INV_GPU_NVME);
+}
+
+static int inv_p2p(struct ctx *c, yaml_node_t *n, void *arg)
+{
+	static const struct key keys[] = {
+		{ "gpu-gpu", p2p_gpu_gpu }, { "gpu-nic", p2p_gpu_nic },
+		{ "gpu-nvme", p2p_gpu_nvme },
+	};
+
+	return mapping(c, n, "p2p", keys, 3, arg);
+}
+
+static int inventory_root(struct ctx *c, yaml_node_t *root)
+{
+	static const struct key keys[] = {
+		{ "version", top_version }, { "devices", inv_devices },
+		{ "iommu", inv_iommu }, { "p2p", inv_p2p },
+	};
+	bool version = false;
+	int err = mapping(c, root, "the inventory", keys,
+			  sizeof(keys) / sizeof(keys[0]), &version);
+
+	if (!err && !version)
+		err = bad(c, root, "missing 'version: 1'");
+	return err;
+}
+
+void pa_inventory_clear(struct pa_inventory *inv)
+{
+	for (size_t i = 0; i < inv->ndevices; i++)
+		free(inv->devices[i].match.driver);
+	free(inv->devices);
+	*inv = (struct pa_inventory){ .isolated = -1 };
+}
+
+int pa_inventory_parse(const char *name, const char *text, size_t len,
+		       struct pa_inventory *inv, char *err, size_t errlen)
+{
+	struct pa_policy unused;
+	struct ctx c = { name, err, errlen, NULL, &unused, inv, "inventory" };
+	int ret;
+
+	*inv = (struct pa_inventory){ .isolated = -1 };
+	ret = parse_document(&c, text, len, inventory_root);
+	if (ret)
+		pa_inventory_clear(inv);
 	return ret;
 }
 

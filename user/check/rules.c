@@ -7,6 +7,7 @@
 #define GD PA_PROFILE_GPUDIRECT
 #define VF PA_PROFILE_VFIO
 #define BL PA_PROFILE_BASELINE
+#define EX PA_PROFILE_EXPECT
 
 const struct pa_rule pa_rules[PA_NRULES] = {
 	[PA_GD_ACS_REDIRECT] = { "gpudirect.acs-redirect", GD, PA_SEV_FAIL,
@@ -111,12 +112,34 @@ const struct pa_rule pa_rules[PA_NRULES] = {
 	[PA_BL_AER_RISING] = { "baseline.aer-rising", BL, PA_SEV_WARN,
 		"a device's correctable AER errors rose since an earlier report of the host (check --previous)",
 		"the link recovers from these errors by replaying packets, which costs bandwidth; a count that keeps rising points to a marginal slot, riser, cable or card before it fails" },
+	[PA_EX_DEVICE_MISSING] = { "expect.device-missing", EX, PA_SEV_FAIL,
+		"a device the golden host or the inventory has is not on this host",
+		"a GPU or NIC that fell off the bus (or never trained) leaves no error behind: the host runs on with less, and jobs sized for it fail or slow down; reseat, check power and the slot, read the kernel log for the link" },
+	[PA_EX_DEVICE_EXTRA] = { "expect.device-extra", EX, PA_SEV_WARN,
+		"this host has a device the golden host or the inventory does not",
+		"a card added, or a golden of another configuration: the host is not what the fleet's scheduling assumes" },
+	[PA_EX_LINK_BELOW] = { "expect.link-below", EX, PA_SEV_FAIL,
+		"a device's link trained below the golden host's or the inventory's speed or width",
+		"the same slot trained better on a good host: a bad riser, cable, card or slot, or a BIOS speed limit; a GPU only slower is info (GPUs idle at low speed)" },
+	[PA_EX_ACS_DIFFERS] = { "expect.acs-differs", EX, PA_SEV_FAIL,
+		"a port's ACS control differs from the golden host's or the inventory's",
+		"ACS decides whether P2P goes direct or through the root complex, and how IOMMU groups form: a BIOS update or a kernel parameter changed it" },
+	[PA_EX_IOMMU_DIFFERS] = { "expect.iommu-differs", EX, PA_SEV_FAIL,
+		"the IOMMU's default mode, or a device's group isolation, differs from the golden host's or the inventory's",
+		"translation costs DMA throughput and passthrough costs isolation; groups that differ change what VFIO can assign; a kernel parameter or firmware setting differs" },
+	[PA_EX_P2P_DIFFERS] = { "expect.p2p-differs", EX, PA_SEV_FAIL,
+		"the P2P verdict of a pair differs from the golden host's or the inventory's",
+		"GPUDirect runs direct, through the root complex or not at all by this verdict: the topology, ACS or the kernel differ from the known-good host" },
+	[PA_EX_MOVED] = { "expect.moved", EX, PA_SEV_WARN,
+		"a device sits in another slot than on the golden host",
+		"the same card below another port or socket: its NUMA node, P2P paths and bandwidth differ from what the host's kind assumes" },
 };
 
 static const char *const profiles[PA_NPROFILES] = {
 	[PA_PROFILE_GPUDIRECT]	= "gpudirect",
 	[PA_PROFILE_VFIO]	= "vfio",
 	[PA_PROFILE_BASELINE]	= "baseline",
+	[PA_PROFILE_EXPECT]	= "expect",
 };
 
 static const char *const severities[] = {

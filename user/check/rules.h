@@ -12,6 +12,9 @@ enum pa_profile {
 	PA_PROFILE_GPUDIRECT,
 	PA_PROFILE_VFIO,
 	PA_PROFILE_BASELINE,
+	/* Against a golden host or an inventory (check --expect): runs
+	 * only with one. */
+	PA_PROFILE_EXPECT,
 	PA_NPROFILES
 };
 
@@ -57,6 +60,13 @@ enum pa_rule_id {
 	PA_GD_PEERMEM,
 	PA_GD_DMABUF,
 	PA_BL_AER_RISING,
+	PA_EX_DEVICE_MISSING,
+	PA_EX_DEVICE_EXTRA,
+	PA_EX_LINK_BELOW,
+	PA_EX_ACS_DIFFERS,
+	PA_EX_IOMMU_DIFFERS,
+	PA_EX_P2P_DIFFERS,
+	PA_EX_MOVED,
 	PA_NRULES
 };
 

@@ -5,9 +5,11 @@
  * table and the option parser; each command is a cmd_*.c (cli.h), and
  * every failure comes back here as one struct pa_error to print.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/pcieaudit.h>
@@ -29,6 +31,8 @@
 #define OPT_CHECK	(1u << 2)	/* --policy, --profile, --format, ... */
 #define OPT_NCCL	(1u << 3)	/* --nccl-xml */
 #define OPT_LISTEN	(1u << 4)	/* --listen */
+#define OPT_FILES	(1u << 5)	/* file arguments, not BDFs */
+#define OPT_EXIT	(1u << 6)	/* --exit-codes */
 
 struct command {
 	const char *name;
@@ -83,7 +87,7 @@ static const struct command commands[] = {
 	  "                   (NCCL_TOPO_FILE): CPUs, PCI switches, GPUs, NICs\n" },
 	{ "check", pa_cmd_check, "[options]",
 	  "audit against the gpudirect, vfio and baseline profiles", 0, 0,
-	  OPT_SOURCE | OPT_CHECK,
+	  OPT_SOURCE | OPT_CHECK | OPT_EXIT,
 	  "Prints PASS, WARN, FAIL, INFO and SKIP lines per rule, each finding\n"
 	  "with its devices and remedy.\n\n"
 	  "  --profile P[,P]  gpudirect, vfio, baseline (default: the policy's, or all)\n"
@@ -97,10 +101,30 @@ static const struct command commands[] = {
 	  "  --output FILE    write FILE atomically instead of standard output\n"
 	  "  --previous FILE  an earlier report --json of this host: rules over\n"
 	  "                   time (baseline.aer-rising) compare against it\n"
+	  "  --expect FILE    what this host should be: a golden host's report\n"
+	  "                   --json (gzip too) or a YAML inventory; runs the\n"
+	  "                   expect profile (docs/check.md, \"Expectations\")\n"
+	  "  --exit-codes S   pcieaudit (default), nagios (0 OK, 1 WARNING,\n"
+	  "                   2 CRITICAL, 3 UNKNOWN) or npd (0 OK, 1 problem,\n"
+	  "                   3 unknown: Node Problem Detector)\n"
 	  "  --no-color       no colour (also NO_COLOR=1; off when not a terminal)\n"
 	  "  --rules          list the rules and exit\n\n"
 	  "Exit status: 0 clean (info findings allowed), 1 a failure, 8 warnings\n"
-	  "only, 9 a bad policy or snapshot; 2-7 as for the other commands.\n" },
+	  "only, 9 a bad policy, inventory or snapshot; 2-7 as for the other\n"
+	  "commands (--exit-codes maps them).\n" },
+	{ "fleet", pa_cmd_fleet, "[--json] SNAPSHOT... | DIR",
+	  "hosts grouped by kind: each group's majority and who differs", 0, 0,
+	  OPT_FILES | OPT_EXIT,
+	  "Reads many hosts' report --json snapshots (files, gzip, or the\n"
+	  "*.json and *.json.gz files of a directory), one at a time, and groups\n"
+	  "the hosts by kind: a fingerprint of their bridges' slots and models\n"
+	  "and of the models of their devices. Per group it prints the majority\n"
+	  "configuration and every host that differs from it, and where: a\n"
+	  "device missing, extra or moved, a link below, ACS control or the\n"
+	  "IOMMU mode differing (docs/check.md, \"Fleets of snapshots\").\n\n"
+	  "  --exit-codes S  pcieaudit, nagios or npd, as for check\n\n"
+	  "Exit status: 0 no host differs, 1 some host differs, 9 a snapshot\n"
+	  "that cannot be read (the message names it).\n" },
 	{ "monitor", pa_cmd_monitor, "[--json]",
 	  "follow link, ACS and hot-plug events as they happen", 0, 0, 0,
 	  "One timestamped line per event (JSON lines with --json): a function\n"
@@ -148,7 +172,8 @@ static void print_usage(FILE *f)
 		"BDF, A and B are DDDD:BB:DD.F or BB:DD.F (domain 0000).\n"
 		"Exit status: 0 ok, 2 usage error, 3 error, 4 module not loaded,\n"
 		"5 permission denied, 6 ABI version mismatch, 7 no such device;\n"
-		"check: 1 failures, 8 warnings only, 9 bad policy or snapshot.\n"
+		"check: 1 failures, 8 warnings only, 9 bad policy or snapshot;\n"
+		"fleet: 1 some host differs. --exit-codes nagios|npd maps them.\n"
 		"p2p and topo exit 0 whenever they got an answer, whatever it says.\n",
 		PA_JSON_SCHEMA_VERSION);
 }
@@ -218,6 +243,9 @@ static int check_arguments(const struct command *cmd,
 	if (opts->format && opts->json && strcmp(opts->format, "json"))
 		return pa_error_usage(e, "--json and --format %s contradict each other",
 				      opts->format);
+	if ((cmd->opts & OPT_FILES) && !opts->nfiles)
+		return pa_error_usage(e, "%s needs snapshots: %s %s", cmd->name,
+				      cmd->name, cmd->args);
 	if (opts->nbdfs < cmd->min_bdfs)
 		return pa_error_usage(e, "%s needs %zu PCI addresses: %s %s",
 				      cmd->name, cmd->min_bdfs, cmd->name,
@@ -242,6 +270,8 @@ static const struct {
 	{ "--nccl-xml", OPT_NCCL, offsetof(struct pa_cli_opts, nccl_xml) },
 	{ "--listen", OPT_LISTEN, offsetof(struct pa_cli_opts, listen) },
 	{ "--interval", OPT_LISTEN, offsetof(struct pa_cli_opts, interval) },
+	{ "--expect", OPT_CHECK, offsetof(struct pa_cli_opts, expect) },
+	{ "--exit-codes", OPT_EXIT, offsetof(struct pa_cli_opts, exit_codes) },
 };
 
 #define NVALUE_OPTIONS (sizeof(value_options) / sizeof(value_options[0]))
@@ -268,6 +298,9 @@ static int value_option(const struct command *cmd, int argc, char **argv,
 		*slot = value;
 		if (slot == &opts->format && pa_format_lookup(value) == PA_NFORMATS)
 			return pa_error_usage(e, "unknown format '%s' (expected text, json, prometheus or nfd)",
+					      value);
+		if (slot == &opts->exit_codes && pa_exit_style_lookup(value) < 0)
+			return pa_error_usage(e, "unknown --exit-codes '%s' (expected pcieaudit, nagios or npd)",
 					      value);
 		return PA_EXIT_OK;
 	}
@@ -320,6 +353,11 @@ static int run_command(const struct command *cmd, int argc, char **argv,
 		else if (is_source(arg))
 			rc = pa_error_usage(e, "%s follows the running kernel's events as they happen: it cannot read %.7s (a snapshot, sysfs copy or lspci capture holds no events)",
 					    cmd->name, arg);
+		else if (arg[0] == '-' && strcmp(arg, "-"))
+			rc = pa_error_usage(e, "unknown option '%s' for %s", arg,
+					    cmd->name);
+		else if (cmd->opts & OPT_FILES)
+			opts->files[opts->nfiles++] = arg;
 		else if (arg[0] == '-')
 			rc = pa_error_usage(e, "unknown option '%s' for %s", arg,
 					    cmd->name);
@@ -333,12 +371,14 @@ static int run_command(const struct command *cmd, int argc, char **argv,
 	return rc == PA_EXIT_OK ? cmd->fn(opts, e) : rc;
 }
 
-/* The command line's command, run; its exit code. */
-static int run(int argc, char **argv, struct pa_error *e)
+/* The command line's command, run; its exit code. opts keeps what was
+ * parsed, --exit-codes for main. */
+static int run(int argc, char **argv, struct pa_cli_opts *o,
+	       struct pa_error *e)
 {
 	struct pa_cli_opts opts = { 0 };
 	const struct command *cmd;
-	int i;
+	int i, rc;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (is_help(argv[i])) {
@@ -359,14 +399,28 @@ static int run(int argc, char **argv, struct pa_error *e)
 	cmd = find_command(argv[i]);
 	if (!cmd)
 		return pa_error_usage(e, "unknown command '%s'", argv[i]);
-	return run_command(cmd, argc - i - 1, argv + i + 1, &opts, e);
+	/* Room for every argument as a file (fleet). */
+	if (cmd->opts & OPT_FILES) {
+		opts.files = calloc((size_t)argc, sizeof(*opts.files));
+		if (!opts.files)
+			return pa_error_errno(e, -ENOMEM, &(struct pa_errinfo){ 0 });
+	}
+	rc = run_command(cmd, argc - i - 1, argv + i + 1, &opts, e);
+	free(opts.files);
+	opts.files = NULL;
+	*o = opts;
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
+	struct pa_cli_opts opts = { 0 };
 	struct pa_error e = { 0 };
-	int rc = run(argc, argv, &e);
+	int rc = run(argc, argv, &opts, &e);
 
 	/* Every failure, whichever step it came from, is told here, once. */
-	return e.exit ? pa_error_print(stderr, &e) : rc;
+	if (e.exit)
+		rc = pa_error_print(stderr, &e);
+	return pa_exit_style_map(pa_exit_style_lookup(opts.exit_codes ?
+				 opts.exit_codes : "pcieaudit"), rc);
 }

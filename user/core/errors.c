@@ -150,3 +150,29 @@ void pa_print_error(FILE *f, int err, const struct pa_errinfo *ei)
 	pa_error_errno(&e, err, ei);
 	pa_error_print(f, &e);
 }
+
+int pa_exit_style_lookup(const char *name)
+{
+	static const char *const names[] = { "pcieaudit", "nagios", "npd" };
+
+	for (int i = 0; name && i < 3; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -1;
+}
+
+int pa_exit_style_map(int style, int rc)
+{
+	if (style != PA_EXIT_STYLE_NAGIOS && style != PA_EXIT_STYLE_NPD)
+		return rc;
+	switch (rc) {
+	case PA_EXIT_OK:
+		return 0;
+	case PA_EXIT_WARNINGS:
+		return 1;
+	case PA_EXIT_FINDING:
+		return style == PA_EXIT_STYLE_NAGIOS ? 2 : 1;
+	default:
+		return 3;
+	}
+}

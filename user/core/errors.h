@@ -61,6 +61,22 @@ void pa_error_format(const struct pa_error *e, char *buf, size_t len);
 /* Writes e as pa_error_format() does; returns e->exit. */
 int pa_error_print(FILE *f, const struct pa_error *e);
 
+/* --exit-codes: how check's and fleet's exit codes reach health checkers. */
+enum pa_exit_style {
+	PA_EXIT_STYLE_PCIEAUDIT,	/* exitcodes.h as it is */
+	PA_EXIT_STYLE_NAGIOS,		/* 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN */
+	PA_EXIT_STYLE_NPD,		/* Node Problem Detector: 0 OK, 1 problem,
+					 * 3 (any other) unknown */
+};
+
+/* The style of that name, or -1. */
+int pa_exit_style_lookup(const char *name);
+
+/* rc (exitcodes.h) as style says it: findings of severity fail are
+ * CRITICAL (npd: problem), warnings WARNING (npd: problem), every error
+ * UNKNOWN. */
+int pa_exit_style_map(int style, int rc);
+
 /* enum pa_exit for a negative errno; 0 gives PA_EXIT_OK. */
 int pa_exit_code(int err);
 

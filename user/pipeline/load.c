@@ -147,15 +147,20 @@ static int from_snapshot(const char *path, struct pa_report *rep,
 			 struct pa_error *e)
 {
 	const char *name = strcmp(path, "-") ? path : "standard input";
-	char err_text[512];
+	char err_text[512], why[256];
 	size_t len;
 	char *text;
-	int err = pa_read_file(path, PA_SNAPSHOT_MAX, &text, &len);
+	/* Fleets keep their snapshots gzipped. */
+	int err = pa_read_file_gz(path, PA_SNAPSHOT_MAX, &text, &len, why,
+				  sizeof(why));
 
 	*rep = (struct pa_report){ 0 };
 	if (err == -EFBIG)
 		return pa_error_set(e, PA_EXIT_BAD_INPUT, "%s: larger than %u MiB",
 				    name, PA_SNAPSHOT_MAX >> 20);
+	if (err == -EBADMSG)
+		return pa_error_set(e, PA_EXIT_BAD_INPUT, "%s: %s (gzip -t checks the file)",
+				    name, why);
 	if (err)
 		return pa_error_set(e, PA_EXIT_BAD_INPUT, "cannot read %s: %s", name,
 				    strerror(-err));

@@ -2,10 +2,12 @@
 #include "fileio.h"
 #include "gunzip.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,4 +140,69 @@ int pa_write_atomic(const char *path, const char *data, size_t len)
 		return err;
 	}
 	return sync_dir(dir);
+}
+
+static bool snapshot_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' &&
+	       ((n > 5 && !strcmp(name + n - 5, ".json")) ||
+		(n > 8 && !strcmp(name + n - 8, ".json.gz")));
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int pa_list_snapshots(const char *dir, char ***names, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *ent;
+	size_t cap = 0;
+	char **v = NULL;
+	int err = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (!d)
+		return -errno;
+	while (!err && (ent = readdir(d))) {
+		char **w;
+
+		if (!snapshot_name(ent->d_name))
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			w = realloc(v, cap * sizeof(*v));
+			if (!w) {
+				err = -ENOMEM;
+				break;
+			}
+			v = w;
+		}
+		v[*n] = strdup(ent->d_name);
+		if (!v[*n])
+			err = -ENOMEM;
+		else
+			(*n)++;
+	}
+	closedir(d);
+	if (err) {
+		pa_names_free(v, *n);
+		*n = 0;
+		return err;
+	}
+	if (v)
+		qsort(v, *n, sizeof(*v), name_cmp);
+	*names = v;
+	return 0;
+}
+
+void pa_names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }

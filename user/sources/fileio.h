@@ -28,4 +28,12 @@ int pa_read_file_gz(const char *path, size_t max, char **text, size_t *len,
  */
 int pa_write_atomic(const char *path, const char *data, size_t len);
 
+/*
+ * The snapshots of a directory (fleet DIR): the names (not paths) of its
+ * *.json and *.json.gz files, dotfiles left out, sorted. 0 or a negative
+ * errno; pa_names_free() frees them.
+ */
+int pa_list_snapshots(const char *dir, char ***names, size_t *n);
+void pa_names_free(char **names, size_t n);
+
 #endif /* PA_FILEIO_H */
