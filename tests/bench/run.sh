@@ -6,7 +6,8 @@
 # topo-1024-p2pdma on the P2PDMA test kernel), each measuring every variant
 # interleaved within its one boot, then json-size.py on the host (compact
 # against --pretty JSON), and writes the tables to
-# tests/vm/out/bench-summary.md.
+# tests/vm/out/bench-summary.md, with start-up against lspci on the host
+# (startup.py).
 # BENCH_CMDLINE adds guest options (pa_rounds=N, pa_profile=0, ...).
 set -euo pipefail
 
@@ -54,6 +55,12 @@ if [[ ${BENCH_HOST_SCRAPE:-1} == 1 ]]; then
 			nice -n 5 python3 "$HERE/exporter-scrape.py" "$n" 20 || rc=1
 		done
 	} >>"$OUT/bench-summary.md"
+fi
+# On the host, without the module: start-up against lspci -vvv, paired
+# runs (startup.py, docs/performance.md).
+if [[ ${BENCH_HOST_STARTUP:-1} == 1 ]]; then
+	{ echo; echo "## Start-up without the module (host, --sysfs /sys, tests/bench/startup.py)"; echo
+	  nice -n 5 python3 "$HERE/startup.py" --runs "${BENCH_STARTUP_RUNS:-100}"; } >>"$OUT/bench-summary.md" || rc=1
 fi
 cat "$OUT/bench-summary.md"
 echo "run.sh: tables in ${OUT#"$ROOT"/}/bench-summary.md"
