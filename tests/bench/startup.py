@@ -9,7 +9,10 @@ Markdown table: mean wall and CPU (user + system, from wait4) milliseconds
 of each, and each one's ratio to lspci -vvv's. A benchmark: it fails only
 when a command fails (check's exit 1 and 8 are verdicts, not failures).
 
-  startup.py [--cli PATH] [--lspci PATH] [--runs N] [--sysfs ROOT]
+  startup.py [--cli PATH] [--base PATH] [--lspci PATH] [--runs N] [--sysfs ROOT]
+
+--base adds another build's commands to the same rounds (before and
+after a change, paired).
 
 make bench runs it (tests/bench/run.sh); tests/gpu/capture-device.sh runs
 it on the H200, with an lspci it carries.
@@ -50,16 +53,18 @@ def run_once(argv):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cli", default=os.path.join(ROOT, "user", "pcieaudit-cli"))
+    ap.add_argument("--base", help="another pcieaudit-cli, measured alike")
     ap.add_argument("--lspci", default="lspci")
     ap.add_argument("--runs", type=int, default=100)
     ap.add_argument("--sysfs", default="/sys")
     a = ap.parse_args()
 
     variants = [("lspci -vvv", [a.lspci, "-vvv"], (0,), None)]
-    for label, args, ok, goal in COMMANDS:
-        extra = [] if args == ["--version"] else ["--sysfs", a.sysfs]
-        variants.append(("pcieaudit-cli " + label, [a.cli] + args + extra,
-                         ok, goal))
+    for name, cli in (("pcieaudit-cli", a.cli), ("base", a.base)):
+        for label, args, ok, goal in COMMANDS if cli else ():
+            extra = [] if args == ["--version"] else ["--sysfs", a.sysfs]
+            variants.append((f"{name} {label}", [cli] + args + extra, ok,
+                             goal if name == "pcieaudit-cli" else None))
     times = {v[0]: [] for v in variants}
     # One untimed round: page cache and dynamic loader alike for all.
     for label, argv, ok, _ in variants:
