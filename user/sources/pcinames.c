@@ -258,6 +258,23 @@ out:
 	return ok;
 }
 
+/* Where libudev looks for its hwdb (systemd 252's list). */
+bool pa_names_hwdb_present(void)
+{
+	static const char *const paths[] = {
+		"/etc/systemd/hwdb/hwdb.bin", "/etc/udev/hwdb.bin",
+		"/usr/lib/systemd/hwdb/hwdb.bin", "/lib/systemd/hwdb/hwdb.bin",
+		"/lib/udev/hwdb.bin",
+	};
+
+	if (getenv("SYSTEMD_HWDB_BIN"))
+		return true;
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (!access(paths[i], F_OK))
+			return true;
+	return false;
+}
+
 void pa_names_fill(struct pa_device *devices, size_t count, bool classes)
 {
 	/* Without pci_init(): that probes config space access methods, which
@@ -269,6 +286,8 @@ void pa_names_fill(struct pa_device *devices, size_t count, bool classes)
 	nc.pacc->error = die;
 	nc.pacc->warning = quiet;
 	nc.pacc->debug = quiet;
+	if (!pa_names_hwdb_present())
+		pci_set_param(nc.pacc, "hwdb.disable", "1");
 	use_subset(nc.pacc, devices, count, classes);
 	for (size_t i = 0; i < count; i++)
 		fill_one(&nc, &devices[i], classes);

@@ -16,4 +16,11 @@
  */
 void pa_names_fill(struct pa_device *devices, size_t count, bool classes);
 
+/*
+ * Whether the udev hwdb is there. Without one, pa_names_fill() tells
+ * libpci not to ask it: libpci would ask for every name pci.ids lacks and
+ * leak a udev context each time (containers, chroots).
+ */
+bool pa_names_hwdb_present(void);
+
 #endif /* PA_PCINAMES_H */
