@@ -6,7 +6,8 @@
 # topo-1024-p2pdma on the P2PDMA test kernel), each measuring every variant
 # interleaved within its one boot, then json-size.py on the host (compact
 # against --pretty JSON), and writes the tables to
-# tests/vm/out/bench-summary.md.
+# tests/vm/out/bench-summary.md, with start-up against lspci on the host
+# (startup.py).
 # BENCH_CMDLINE adds guest options (pa_rounds=N, pa_profile=0, ...).
 set -euo pipefail
 
@@ -60,6 +61,12 @@ fi
 { echo; echo "## fleet (host, tests/fleet/fleet-test.py --bench)"; echo
   nice -n 5 python3 "$ROOT/tests/fleet/fleet-test.py" "$ROOT/user/pcieaudit-cli" --bench; } \
 	>>"$OUT/bench-summary.md" || rc=1
+# On the host, without the module: start-up against lspci -vvv, paired
+# runs (startup.py, docs/performance.md).
+if [[ ${BENCH_HOST_STARTUP:-1} == 1 ]]; then
+	{ echo; echo "## Start-up without the module (host, --sysfs /sys, tests/bench/startup.py)"; echo
+	  nice -n 5 python3 "$HERE/startup.py" --runs "${BENCH_STARTUP_RUNS:-100}"; } >>"$OUT/bench-summary.md" || rc=1
+fi
 cat "$OUT/bench-summary.md"
 echo "run.sh: tables in ${OUT#"$ROOT"/}/bench-summary.md"
 exit $rc

@@ -5,6 +5,17 @@ D=/tmp/h200; F=$D/sysfs; mkdir -p $D/out $F/devices
 cd "$(dirname "$0")"; DEV=$PWD
 export LD_LIBRARY_PATH=$DEV/lib
 run() { local name=$1; shift; echo "== $name: $*"; timeout 120 "$@" >$D/out/$name 2>&1; echo "rc=$?" >>$D/out/$name; }
+# Start-up without the module against lspci -vvv, paired runs
+# (tests/bench/startup.py, beside this script): the machine has no lspci,
+# so lspci and its libraries come in this folder and lib/, and pci.ids
+# when the machine lacks one (the CLI reads the same through libpci).
+# --startup stops after it.
+if [ -x $DEV/lspci ]; then
+  [ -e /usr/share/misc/pci.ids ] || { [ -f $DEV/pci.ids ] && mkdir -p /usr/share/misc && cp $DEV/pci.ids /usr/share/misc/ && echo "pci.ids: carried"; }
+  run startup.md python3 startup.py --cli $DEV/pcieaudit-cli-new --lspci $DEV/lspci --runs ${STARTUP_RUNS:-50}
+  cp $D/out/startup.md $OUT/ 2>/dev/null; cat $D/out/startup.md
+fi
+[ "${1:-}" = --startup ] && exit 0
 run uname.txt uname -a
 run smi-topo-m.txt nvidia-smi topo -m
 run smi-q.txt nvidia-smi -q

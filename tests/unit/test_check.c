@@ -904,15 +904,6 @@ static void kernel_verdict_decides(void **state)
 
 /* ---- The H200 VM guest --------------------------------------------------- */
 
-static bool have_fixture(void)
-{
-	if (access(H200 "/devices", R_OK) == 0)
-		return true;
-	/* Loud, never a silent pass. */
-	print_message("SKIPPED: %s is missing (../shared/fixtures)\n", H200);
-	return false;
-}
-
 /* A flat root bus without IOMMU: P2P verdicts unknown without the
  * module, VFIO impossible, the IOMMU off; no host facts in the fixture. */
 static void h200_vm_guest(void **state)
@@ -931,7 +922,7 @@ static void h200_vm_guest(void **state)
 	char what[256];
 
 	(void)state;
-	if (!have_fixture())
+	if (!test_have_guest())
 		skip();
 	assert_int_equal(pa_sysfs_read(H200, &s, what, sizeof(what)), 0);
 	assert_int_equal(pa_sysfs_model(&s, &rep), 0);

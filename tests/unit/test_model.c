@@ -184,7 +184,7 @@ static void names_once_per_id(void **state)
 					      .device = kinds[k].d,
 					      .class = kinds[k].cls };
 	}
-	pa_names_fill(devs, 300);
+	pa_names_fill(devs, 300, true);
 	assert_int_equal(calls[0], 2);	/* vendors 0x1b36, 0x1af4 */
 	assert_int_equal(calls[1], 3);
 	assert_int_equal(calls[2], 3);
@@ -209,7 +209,7 @@ static void names_many_ids(void **state)
 		devs[i] = (struct pa_device){ .vendor = 0x1af4,
 					      .device = (uint16_t)(0x1000 + i % 128),
 					      .class = i % 2 ? 0x060400 : 0x020000 };
-	pa_names_fill(devs, 512);
+	pa_names_fill(devs, 512, true);
 	assert_true(calls[1] >= 128);
 	for (size_t i = 0; i < 512; i++) {
 		expect_name(devs[i].vendor_name, "Red Hat, Inc.");

@@ -16,10 +16,15 @@
 #include <sys/wait.h>
 #include <linux/pci_regs.h>
 #include <linux/pcieaudit.h>
+#include <pci/pci.h>
 
 #include "config_space.h"
 #include "fileio.h"
 #include "iommu_sysfs.h"
+#include "lspci_read.h"
+#include "lspci_tree.h"
+#include "nvsmi_text.h"
+#include "pcinames.h"
 #include "sysfs_model.h"
 #include "sysread.h"
 
@@ -28,6 +33,10 @@
 #endif
 
 #define H200 FIXTURES "/h200-vm-guest"
+
+#ifndef GPU_FIXTURES
+#define GPU_FIXTURES "../fixtures"
+#endif
 
 static void put16(uint8_t *c, unsigned int pos, uint16_t v)
 {
@@ -151,12 +160,220 @@ static void parse_short_and_broken(void **state)
 	assert_int_equal(pc.pcie_type, -1);
 }
 
-static bool have_fixture(void)
+/* Every field the parser fills, the same in both. */
+static void same_config(const struct pa_config *a, const struct pa_config *b)
 {
-	if (access(H200 "/devices", R_OK) == 0)
-		return true;
-	print_message("SKIPPED: %s is missing (../shared/fixtures)\n", H200);
-	return false;
+	assert_int_equal(a->valid, b->valid);
+	assert_int_equal(a->all_ones, b->all_ones);
+	assert_int_equal(a->no_extended, b->no_extended);
+	assert_int_equal(a->vendor, b->vendor);
+	assert_int_equal(a->device, b->device);
+	assert_int_equal(a->class, b->class);
+	assert_int_equal(a->revision, b->revision);
+	assert_int_equal(a->subsys_vendor, b->subsys_vendor);
+	assert_int_equal(a->subsys_device, b->subsys_device);
+	assert_int_equal(a->multifunction, b->multifunction);
+	assert_int_equal(a->bridge, b->bridge);
+	assert_int_equal(a->has_secondary_bus, b->has_secondary_bus);
+	assert_int_equal(a->secondary_bus, b->secondary_bus);
+	assert_int_equal(a->pcie_type, b->pcie_type);
+	assert_int_equal(a->has_link, b->has_link);
+	assert_int_equal(a->link.lnkcap, b->link.lnkcap);
+	assert_int_equal(a->link.lnksta, b->link.lnksta);
+	assert_int_equal(a->link.has_lnkctl2, b->link.has_lnkctl2);
+	assert_int_equal(a->link.lnkctl2, b->link.lnkctl2);
+	assert_int_equal(a->has_acs, b->has_acs);
+	assert_int_equal(a->acs.pos, b->acs.pos);
+	assert_int_equal(a->acs.cap, b->acs.cap);
+	assert_int_equal(a->acs.ctrl, b->acs.ctrl);
+	assert_int_equal(a->sriov, b->sriov);
+	assert_int_equal(a->has_ats, b->has_ats);
+	assert_int_equal(a->ats_cap, b->ats_cap);
+	assert_int_equal(a->ats_ctrl, b->ats_ctrl);
+	assert_int_equal(a->has_expdev, b->has_expdev);
+	assert_int_equal(a->devcap, b->devcap);
+	assert_int_equal(a->devctl, b->devctl);
+	assert_int_equal(a->nbar_regs, b->nbar_regs);
+	for (unsigned int i = 0; i < PA_MAX_BARS; i++) {
+		assert_int_equal(a->bar_regs[i].upper, b->bar_regs[i].upper);
+		assert_int_equal(a->bar_regs[i].flags, b->bar_regs[i].flags);
+		assert_int_equal(a->bar_regs[i].address, b->bar_regs[i].address);
+		assert_int_equal(a->rebar[i], b->rebar[i]);
+		assert_int_equal(a->rebar_cap[i], b->rebar_cap[i]);
+		assert_int_equal(a->rebar_ctrl[i], b->rebar_ctrl[i]);
+	}
+}
+
+struct copy_fetch {
+	const uint8_t *whole;
+	uint8_t *sparse;
+	size_t len, fetched;
+};
+
+static void copy_fetch(void *ctx, unsigned int pos, unsigned int n)
+{
+	struct copy_fetch *f = ctx;
+
+	assert_true(n > 0 && pos + n <= f->len);
+	memcpy(f->sparse + pos, f->whole + pos, n);
+	f->fetched += n;
+}
+
+/* The parser over only the bytes it asked for answers as over them all;
+ * returns how many it asked for. */
+static size_t sparse_matches_whole(const uint8_t *whole, size_t len)
+{
+	struct copy_fetch f = { .whole = whole, .len = len,
+				.sparse = calloc(1, len + 1) };
+	struct pa_config all, fetched, again;
+
+	assert_non_null(f.sparse);
+	pa_config_parse(whole, len, &all);
+	pa_config_parse_fetch(f.sparse, len, copy_fetch, &f, &fetched);
+	same_config(&all, &fetched);
+	pa_config_parse(f.sparse, len, &again);
+	same_config(&all, &again);
+	free(f.sparse);
+	return f.fetched;
+}
+
+static void sparse_synthetic(void **state)
+{
+	uint8_t c[4096];
+
+	(void)state;
+	make_config(c, 0x15b3, 0x101d, 0x020000, 0, PCI_EXP_TYPE_ENDPOINT,
+		    TEST_LINK(4, 16), TEST_LINK(4, 16), true);
+	/* ATS and Resizable BAR after SR-IOV: two entries, BARs 0 and 2. */
+	ext(c, 0x180, PCI_EXT_CAP_ID_SRIOV, 0x1c0);
+	ext(c, 0x1c0, PCI_EXT_CAP_ID_ATS, 0x200);
+	put16(c, 0x1c0 + PCI_ATS_CAP, 0x20);
+	put16(c, 0x1c0 + PCI_ATS_CTRL, 0x8000);
+	ext(c, 0x200, PCI_EXT_CAP_ID_REBAR, 0);
+	put32(c, 0x200 + PCI_REBAR_CAP, 0x3ff0);
+	put32(c, 0x200 + PCI_REBAR_CTRL, 2 << PCI_REBAR_CTRL_NBAR_SHIFT | 0x800);
+	put32(c, 0x208 + PCI_REBAR_CAP, 0x70);
+	put32(c, 0x208 + PCI_REBAR_CTRL, 2 | 0x300);
+	put32(c, PCI_BASE_ADDRESS_0, 0xe000000c);
+	put32(c, PCI_BASE_ADDRESS_2, 0xd0000000);
+	assert_true(sparse_matches_whole(c, sizeof(c)) < 256);
+	assert_true(sparse_matches_whole(c, 256) <= 256);
+	assert_int_equal(sparse_matches_whole(c, 64), 64);
+	memset(c, 0xff, sizeof(c));
+	assert_int_equal(sparse_matches_whole(c, sizeof(c)), 64);
+}
+
+/* Every function of every lspci -xxxx capture of the corpus: real
+ * machines' capability chains. */
+static void sparse_corpus(void **state)
+{
+	static const char *const names[] = {
+		"asus-p6t6", "fsl-p2020", "fujitsu-p8010", "gigabyte-ich7",
+		"h200-vm-guest", "haswell-e-connectx3", "ibm-pcix-domains",
+		"n1sdp-pex8749-xxx", "plx-pex8796-port", "plx-pex9716-port-xxx",
+		"qemu-acs-intel", "qemu-p2p-switch-xxx", "qemu-passthrough",
+		"sunrise-point-mx150",
+	};
+	size_t functions = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct pa_lspci_extra extra;
+		struct pa_sysfs s;
+		char path[512], what[512];
+
+		snprintf(path, sizeof(path), "%s/lspci/%s.lspci", GPU_FIXTURES,
+			 names[i]);
+		assert_int_equal(pa_lspci_read(path, &s, &extra, what,
+					       sizeof(what)), 0);
+		for (size_t d = 0; d < s.n; d++, functions++)
+			if (s.devs[d].config)
+				sparse_matches_whole(s.devs[d].config,
+						     s.devs[d].config_len);
+		pa_sysfs_clear(&s);
+		free(extra.cmdline);
+		free(extra.kernel_release);
+		pa_lspci_tree_clear(&extra.tree);
+		pa_nvsmi_clear(&extra.gpus);
+		pa_warnings_clear(&extra.warnings);
+	}
+	assert_true(functions > 50);
+}
+
+/* libpci over its whole pci.ids, the oracle for the subset it is given;
+ * without pci_init() its messages need handlers. */
+static void pci_quiet(char *msg, ...)
+{
+	(void)msg;
+}
+
+__attribute__((noreturn)) static void pci_die(char *msg, ...)
+{
+	fail_msg("libpci: %s", msg);
+	abort();
+}
+
+static char *full_lookup(struct pci_access *pacc, int flags, int id1, int id2)
+{
+	char buf[256];
+	const char *name = pci_lookup_name(pacc, buf, sizeof(buf),
+					   flags | PCI_LOOKUP_NO_NUMBERS, id1, id2);
+
+	return name ? strdup(name) : NULL;
+}
+
+static void same_name(const char *got, char *want)
+{
+	if (!want || !got)
+		assert_ptr_equal(got, want);
+	else
+		assert_string_equal(got, want);
+	free(want);
+}
+
+static void names_as_whole_pci_ids(void **state)
+{
+	/* Known and unknown vendors, devices and classes (0d57 and 1b36:000c
+	 * are not in Debian 12's pci.ids; ff is "Unassigned class"). */
+	static const struct { uint16_t v, d; uint32_t cls; } ids[] = {
+		{ 0x8086, 0x100f, 0x020000 }, { 0x8086, 0x0d57, 0x060000 },
+		{ 0x10de, 0x2335, 0x030200 }, { 0x10de, 0x1db4, 0x030200 },
+		{ 0x1af4, 0x1041, 0x020000 }, { 0x1af4, 0x1045, 0xff0000 },
+		{ 0x1b36, 0x000c, 0x060400 }, { 0x15b3, 0x1017, 0x020000 },
+		{ 0x144d, 0xa808, 0x010802 }, { 0xabcd, 0x0001, 0x123456 },
+		{ 0x1022, 0x1483, 0x060400 }, { 0x8086, 0x1c10, 0x0c0330 },
+	};
+	enum { N = sizeof(ids) / sizeof(ids[0]) };
+	struct pa_device devs[N], nocls[N];
+	struct pci_access *pacc = pci_alloc();
+
+	(void)state;
+	assert_non_null(pacc);
+	pacc->error = pci_die;
+	pacc->warning = pacc->debug = pci_quiet;
+	/* As pa_names_fill() asks libpci (a missing hwdb answers nothing). */
+	if (!pa_names_hwdb_present())
+		pci_set_param(pacc, "hwdb.disable", "1");
+	for (size_t i = 0; i < N; i++)
+		devs[i] = nocls[i] = (struct pa_device){
+			.vendor = ids[i].v, .device = ids[i].d,
+			.class = ids[i].cls };
+	pa_names_fill(devs, N, true);
+	pa_names_fill(nocls, N, false);
+	for (size_t i = 0; i < N; i++) {
+		same_name(devs[i].vendor_name,
+			  full_lookup(pacc, PCI_LOOKUP_VENDOR, ids[i].v, 0));
+		same_name(devs[i].device_name,
+			  full_lookup(pacc, PCI_LOOKUP_DEVICE, ids[i].v, ids[i].d));
+		same_name(devs[i].class_name,
+			  full_lookup(pacc, PCI_LOOKUP_CLASS, (int)(ids[i].cls >> 8), 0));
+		assert_string_equal(nocls[i].vendor_name ? nocls[i].vendor_name : "",
+				    devs[i].vendor_name ? devs[i].vendor_name : "");
+		assert_null(nocls[i].class_name);
+		pa_device_clear(&devs[i]);
+		pa_device_clear(&nocls[i]);
+	}
+	pci_cleanup(pacc);
 }
 
 /* The GPU's extended list reads 0x0000@100, LTR@12c, 0x0000@134, AER@1b8,
@@ -168,7 +385,7 @@ static void h200_config(void **state)
 	struct pa_config pc;
 
 	(void)state;
-	if (!have_fixture())
+	if (!test_have_guest())
 		skip();
 	assert_int_equal(pa_read_file(H200 "/devices/0000:00:06.0/config", 4096,
 				      (char **)&c, &len), 0);
@@ -193,7 +410,7 @@ static void h200_model(void **state)
 	char what[256];
 
 	(void)state;
-	if (!have_fixture())
+	if (!test_have_guest())
 		skip();
 	assert_int_equal(pa_sysfs_read(H200, &s, what, sizeof(what)), 0);
 	assert_int_equal(s.n, 8);
@@ -471,6 +688,39 @@ static void nothing_there(void **state)
 /* Without CAP_SYS_ADMIN, sysfs hands out the first 64 bytes of config:
  * ACS would read as absent, so that is an error, not a report. Needs root
  * to drop privileges, and a PCI function with more than 64 bytes. */
+/* The running kernel's bytes: what the sysfs reader read, in the pieces
+ * the parser asked for, decodes as the whole file does. */
+static void live_sparse_read(void **state)
+{
+	struct pa_sysfs s;
+	char what[256], path[512];
+	size_t checked = 0;
+
+	(void)state;
+	if (geteuid() != 0 || pa_sysfs_read("/sys", &s, what, sizeof(what))) {
+		print_message("SKIPPED: needs root and a readable /sys/bus/pci\n");
+		skip();
+	}
+	for (size_t i = 0; i < s.n; i++) {
+		struct pa_config whole, sparse;
+		uint8_t *c;
+		size_t len;
+
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config",
+			 s.devs[i].name);
+		if (pa_read_file(path, 4096, (char **)&c, &len))
+			continue;
+		assert_int_equal(len, s.devs[i].config_len);
+		pa_config_parse(c, len, &whole);
+		pa_config_parse(s.devs[i].config, s.devs[i].config_len, &sparse);
+		same_config(&whole, &sparse);
+		checked++;
+		free(c);
+	}
+	pa_sysfs_clear(&s);
+	assert_true(checked > 0);
+}
+
 static void unprivileged_read(void **state)
 {
 	struct pa_sysfs s;
@@ -509,12 +759,16 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_synthetic),
 		cmocka_unit_test(parse_short_and_broken),
+		cmocka_unit_test(sparse_synthetic),
+		cmocka_unit_test(sparse_corpus),
+		cmocka_unit_test(names_as_whole_pci_ids),
 		cmocka_unit_test(h200_config),
 		cmocka_unit_test(h200_model),
 		cmocka_unit_test(sysfs_mount),
 		cmocka_unit_test(dma_strict_needs_dma_fq),
 		cmocka_unit_test(module_report_gets_sysfs_iommu),
 		cmocka_unit_test(nothing_there),
+		cmocka_unit_test(live_sparse_read),
 		cmocka_unit_test(unprivileged_read),
 	};
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <linux/pcieaudit.h>
 #include <linux/pci_regs.h>
 
@@ -387,4 +388,15 @@ int test_check_run(struct pa_report *rep, const struct pa_policy *pol,
 	int err = pa_check_infer_pairs(rep, pol);
 
 	return err ? err : pa_check_run(rep, pol, c);
+}
+
+bool test_have_guest(void)
+{
+	struct stat st;
+
+	if (stat(TEST_H200_GUEST "/devices", &st) == 0)
+		return true;
+	print_message("SKIPPED: %s is missing (../shared/fixtures)\n",
+		      TEST_H200_GUEST);
+	return false;
 }

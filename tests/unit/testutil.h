@@ -23,6 +23,17 @@
 #define SNAPSHOTS "../fixtures/snapshots"
 #define FABRIC_FIXTURES "../fixtures/fabric"
 
+/* The H200 VM guest, beside the checkout in ../shared/fixtures: a fresh
+ * clone lacks it. */
+#ifndef FIXTURES
+#define FIXTURES "../../../shared/fixtures"
+#endif
+#define TEST_H200_GUEST FIXTURES "/h200-vm-guest"
+
+/* Whether the guest fixture is there; says SKIPPED when not (loud, never
+ * a silent pass). The caller then calls skip(). */
+bool test_have_guest(void);
+
 /* The family id the fake kernel answers with. */
 #define TEST_FAMILY_ID 0x20
 

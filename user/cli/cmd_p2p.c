@@ -16,6 +16,7 @@ int pa_cmd_p2p(const struct pa_cli_opts *opts, struct pa_error *e)
 	l.nbdfs = 2;
 	l.host = true;
 	l.names = true;
+	l.class_names = !opts->json;
 	if (pa_cli_load_report(&l, &rep, e))
 		return e->exit;
 	err = opts->json ? pa_json_p2p(stdout, &rep)

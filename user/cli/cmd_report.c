@@ -17,6 +17,7 @@ int pa_cmd_report(const struct pa_cli_opts *opts, struct pa_error *e)
 	l.pairs = opts->json ? PA_PAIRS_DEFAULT : PA_PAIRS_NONE;
 	l.host = opts->json;
 	l.names = true;
+	l.class_names = !opts->json;
 	if (pa_cli_load_report(&l, &rep, e))
 		return e->exit;
 	err = opts->json ? pa_json_report(stdout, &rep)

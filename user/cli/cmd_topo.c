@@ -52,6 +52,7 @@ int pa_cmd_topo(const struct pa_cli_opts *opts, struct pa_error *e)
 	l.nbdfs = opts->nbdfs;
 	l.host = true;
 	l.names = true;
+	l.class_names = !opts->json;
 	if (pa_cli_load_report(&l, &rep, e))
 		return e->exit;
 	/* The load found every listed address: only memory can fail. */

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <microhttpd.h>
 
 #include "errors.h"
 #include "exitcodes.h"
 #include "exporter_collect.h"
 #include "listen_addr.h"
+#include "mhd_dl.h"
 
 /* Enough threads for several Prometheus servers and a curl; a stuck
  * client is dropped after the timeout. */
@@ -24,6 +24,9 @@
 #define TIMEOUT_S	10
 
 static const char content_type[] = "text/plain; version=0.0.4; charset=utf-8";
+
+/* libmicrohttpd's calls, opened when the exporter starts. */
+static struct pa_mhd mhd;
 
 int pa_exporter_parse_interval(const char *text, double *seconds)
 {
@@ -45,18 +48,18 @@ int pa_exporter_parse_interval(const char *text, double *seconds)
 static enum MHD_Result reply(struct MHD_Connection *conn, unsigned int status,
 			     const char *text)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(
+	struct MHD_Response *r = mhd.create_response_from_buffer(
 		strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
 	enum MHD_Result ret;
 
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 				"text/plain; charset=utf-8");
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	ret = MHD_queue_response(conn, status, r);
-	MHD_destroy_response(r);
+		mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = mhd.queue_response(conn, status, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -72,14 +75,14 @@ static enum MHD_Result serve_metrics(struct MHD_Connection *conn,
 	if (!body)
 		return reply(conn, MHD_HTTP_INTERNAL_SERVER_ERROR,
 			     "out of memory\n");
-	r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	r = mhd.create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	if (!r) {
 		free(body);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
-	ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
-	MHD_destroy_response(r);
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+	ret = mhd.queue_response(conn, MHD_HTTP_OK, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -125,6 +128,7 @@ int pa_exporter_run(struct pa_exporter_opts *o)
 	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
 	sigset_t sigs, old;
 	socklen_t slen;
+	char why[256];
 	int sig, err;
 
 	if (pa_listen_parse(listen, &ss, &slen)) {
@@ -138,6 +142,11 @@ int pa_exporter_run(struct pa_exporter_opts *o)
 			PA_PROG, o->interval, PA_EXPORTER_INTERVAL_MIN_S,
 			PA_EXPORTER_INTERVAL_MAX_S, PA_PROG);
 		return PA_EXIT_USAGE;
+	}
+	if (pa_mhd_open(&mhd, why, sizeof(why))) {
+		fprintf(stderr, "%s: the exporter needs libmicrohttpd (%s, Debian's libmicrohttpd12): %s\n",
+			PA_PROG, PA_MHD_LIB, why);
+		return PA_EXIT_RUNTIME;
 	}
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
@@ -154,7 +163,7 @@ int pa_exporter_run(struct pa_exporter_opts *o)
 			strerror(-err));
 		return PA_EXIT_RUNTIME;
 	}
-	d = MHD_start_daemon(flags, 0, NULL, NULL, handle, c,
+	d = mhd.start_daemon(flags, 0, NULL, NULL, handle, c,
 			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)THREADS,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
@@ -171,7 +180,7 @@ int pa_exporter_run(struct pa_exporter_opts *o)
 		PA_PROG, listen, o->interval_s);
 	while (sigwait(&sigs, &sig))
 		;
-	MHD_stop_daemon(d);
+	mhd.stop_daemon(d);
 	pa_collector_stop(c);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	fprintf(stderr, "%s: exporter stopped (%s)\n", PA_PROG,

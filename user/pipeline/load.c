@@ -442,7 +442,7 @@ int pa_load_report(const struct pa_load *l, struct pa_report *rep,
 			rc = offline_pairs(l, rep, e);
 	}
 	if (!rc && l->names && !l->input)
-		pa_names_fill(rep->devices, rep->ndevices);
+		pa_names_fill(rep->devices, rep->ndevices, l->class_names);
 	if (!rc && l->policy) {
 		err = pa_check_infer_pairs(rep, l->policy);
 		if (err)

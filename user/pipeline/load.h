@@ -47,6 +47,8 @@ struct pa_load {
 	bool host;	/* host facts from /proc and /sys; the fabric too */
 	bool names;	/* vendor and device names from this host's pci.ids,
 			 * unless a snapshot brings its own host's */
+	bool class_names;	/* and class names: text prints them,
+				 * JSON does not */
 };
 
 /* The biggest snapshot read: a host of thousands of functions with P2P

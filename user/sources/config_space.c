@@ -7,45 +7,83 @@
 #define HEADER_LEN	64
 #define EXT_START	PCI_CFG_SPACE_SIZE
 
+/*
+ * The bytes, and who fills them: the parser names each range before it
+ * reads it, so a reader with a fetch function reads only what is decoded
+ * (the header, the capability chain, the extended capabilities used), as
+ * lspci does. In a VM every configuration read traps to the hypervisor.
+ */
+struct view {
+	const uint8_t *cfg;
+	size_t len;
+	pa_config_fetch_fn *fetch;
+	void *ctx;
+};
+
+/* Makes [pos, pos + n) present, clipped to the space. */
+static void need(const struct view *v, unsigned int pos, unsigned int n)
+{
+	if (!v->fetch || pos >= v->len)
+		return;
+	if (pos + n > v->len)
+		n = (unsigned int)(v->len - pos);
+	v->fetch(v->ctx, pos, n);
+}
+
+static uint8_t rd8(const struct view *v, unsigned int pos)
+{
+	return pos < v->len ? v->cfg[pos] : 0;
+}
+
 /* Configuration space is little-endian, whatever the CPU. */
-static uint16_t rd16(const uint8_t *cfg, size_t len, unsigned int pos)
+static uint16_t rd16(const struct view *v, unsigned int pos)
 {
-	return pos + 2 <= len ? (uint16_t)(cfg[pos] | cfg[pos + 1] << 8) : 0;
+	return pos + 2 <= v->len ?
+	       (uint16_t)(v->cfg[pos] | v->cfg[pos + 1] << 8) : 0;
 }
 
-static uint32_t rd32(const uint8_t *cfg, size_t len, unsigned int pos)
+static uint32_t rd32(const struct view *v, unsigned int pos)
 {
-	return pos + 4 <= len ? (uint32_t)rd16(cfg, len, pos) |
-				(uint32_t)rd16(cfg, len, pos + 2) << 16 : 0;
+	return pos + 4 <= v->len ? (uint32_t)rd16(v, pos) |
+				   (uint32_t)rd16(v, pos + 2) << 16 : 0;
 }
 
-unsigned int pa_config_find_cap(const uint8_t *cfg, size_t len, uint8_t id)
+static unsigned int find_cap(const struct view *v, uint8_t id)
 {
 	/* 48 steps, as the kernel's PCI_FIND_CAP_TTL. */
 	unsigned int pos, ttl = 48;
 
-	if (len < HEADER_LEN || !(rd16(cfg, len, PCI_STATUS) & PCI_STATUS_CAP_LIST))
+	if (v->len < HEADER_LEN || !(rd16(v, PCI_STATUS) & PCI_STATUS_CAP_LIST))
 		return 0;
-	pos = cfg[PCI_CAPABILITY_LIST];
-	while (ttl-- && pos >= 0x40 && pos + 2 <= len && pos < PCI_CFG_SPACE_SIZE) {
+	pos = rd8(v, PCI_CAPABILITY_LIST);
+	while (ttl-- && pos >= 0x40 && pos + 2 <= v->len &&
+	       pos < PCI_CFG_SPACE_SIZE) {
 		pos &= ~3u;
-		if (cfg[pos] == 0xff)
+		need(v, pos, 2);
+		if (rd8(v, pos) == 0xff)
 			break;
-		if (cfg[pos] == id)
+		if (rd8(v, pos) == id)
 			return pos;
-		pos = cfg[pos + 1];
+		pos = rd8(v, pos + 1);
 	}
 	return 0;
 }
 
-unsigned int pa_config_find_ext_cap(const uint8_t *cfg, size_t len,
-				    uint16_t id)
+unsigned int pa_config_find_cap(const uint8_t *cfg, size_t len, uint8_t id)
+{
+	return find_cap(&(struct view){ .cfg = cfg, .len = len }, id);
+}
+
+static unsigned int find_ext_cap(const struct view *v, uint16_t id)
 {
 	unsigned int pos = EXT_START;
 	unsigned int ttl = (PCI_CFG_SPACE_EXP_SIZE - EXT_START) / 8;
 
-	while (ttl-- && pos >= EXT_START && pos + 4 <= len) {
-		uint32_t header = rd32(cfg, len, pos);
+	while (ttl-- && pos >= EXT_START && pos + 4 <= v->len) {
+		uint32_t header;
+
+		need(v, pos, 4);
+		header = rd32(v, pos);
 
 		if (header == 0 || header == 0xffffffff)
 			break;
@@ -54,6 +92,12 @@ unsigned int pa_config_find_ext_cap(const uint8_t *cfg, size_t len,
 		pos = PCI_EXT_CAP_NEXT(header);
 	}
 	return 0;
+}
+
+unsigned int pa_config_find_ext_cap(const uint8_t *cfg, size_t len,
+				    uint16_t id)
+{
+	return find_ext_cap(&(struct view){ .cfg = cfg, .len = len }, id);
 }
 
 /* As the module's has_link_regs(), after pcie_cap_has_lnkctl(). */
@@ -73,69 +117,78 @@ static bool has_link_regs(int type)
 	}
 }
 
-static void parse_pcie(const uint8_t *cfg, size_t len, struct pa_config *c)
+static void parse_pcie(const struct view *v, struct pa_config *c)
 {
-	unsigned int pos = pa_config_find_cap(cfg, len, PCI_CAP_ID_EXP);
+	unsigned int pos = find_cap(v, PCI_CAP_ID_EXP);
+	size_t len = v->len;
 	uint16_t flags;
 
 	c->pcie_type = -1;
 	if (!pos)
 		return;
-	flags = rd16(cfg, len, pos + PCI_EXP_FLAGS);
+	/* Flags to Link Status: the registers decoded, in one read. */
+	need(v, pos, PCI_EXP_LNKSTA + 2);
+	flags = rd16(v, pos + PCI_EXP_FLAGS);
 	c->pcie_type = (flags & PCI_EXP_FLAGS_TYPE) >> 4;
 	if (pos + PCI_EXP_DEVCTL + 2 <= len) {
 		c->has_expdev = true;
-		c->devcap = rd32(cfg, len, pos + PCI_EXP_DEVCAP);
-		c->devctl = rd16(cfg, len, pos + PCI_EXP_DEVCTL);
+		c->devcap = rd32(v, pos + PCI_EXP_DEVCAP);
+		c->devctl = rd16(v, pos + PCI_EXP_DEVCTL);
 	}
 	if (!has_link_regs(c->pcie_type) || pos + PCI_EXP_LNKSTA + 2 > len)
 		return;
 	c->has_link = true;
-	c->link.lnkcap = rd32(cfg, len, pos + PCI_EXP_LNKCAP);
-	c->link.lnksta = rd16(cfg, len, pos + PCI_EXP_LNKSTA);
+	c->link.lnkcap = rd32(v, pos + PCI_EXP_LNKCAP);
+	c->link.lnksta = rd16(v, pos + PCI_EXP_LNKSTA);
 	/* Link Control 2 exists from capability version 2 on. */
 	c->link.has_lnkctl2 = (flags & PCI_EXP_FLAGS_VERS) > 1 &&
 			      pos + PCI_EXP_LNKCTL2 + 2 <= len;
-	if (c->link.has_lnkctl2)
-		c->link.lnkctl2 = rd16(cfg, len, pos + PCI_EXP_LNKCTL2);
+	if (c->link.has_lnkctl2) {
+		need(v, pos + PCI_EXP_LNKCTL2, 2);
+		c->link.lnkctl2 = rd16(v, pos + PCI_EXP_LNKCTL2);
+	}
 }
 
 /* The Resizable BAR capability: an entry per resizable BAR, each naming
  * its BAR index (PCIe 6.0 §7.8.6), as the module reads it. */
-static void parse_rebar(const uint8_t *cfg, size_t len, struct pa_config *c)
+static void parse_rebar(const struct view *v, struct pa_config *c)
 {
-	unsigned int pos = pa_config_find_ext_cap(cfg, len, PCI_EXT_CAP_ID_REBAR);
+	unsigned int pos = find_ext_cap(v, PCI_EXT_CAP_ID_REBAR);
+	size_t len = v->len;
 	unsigned int n;
 
 	if (!pos || pos + PCI_REBAR_CTRL + 4 > len)
 		return;
-	n = (rd32(cfg, len, pos + PCI_REBAR_CTRL) & PCI_REBAR_CTRL_NBAR_MASK) >>
+	need(v, pos + PCI_REBAR_CTRL, 4);
+	n = (rd32(v, pos + PCI_REBAR_CTRL) & PCI_REBAR_CTRL_NBAR_MASK) >>
 	    PCI_REBAR_CTRL_NBAR_SHIFT;
+	/* Every entry's capability and control, in one read. */
+	need(v, pos + PCI_REBAR_CAP, 8 * (n < PA_MAX_BARS ? n : PA_MAX_BARS));
 	for (unsigned int e = 0; e < n && e < PA_MAX_BARS; e++) {
 		unsigned int at = pos + e * 8;
 		uint32_t ctrl;
 
 		if (at + PCI_REBAR_CTRL + 4 > len)
 			return;
-		ctrl = rd32(cfg, len, at + PCI_REBAR_CTRL);
+		ctrl = rd32(v, at + PCI_REBAR_CTRL);
 		if ((ctrl & PCI_REBAR_CTRL_BAR_IDX) >= PA_MAX_BARS)
 			continue;
 		c->rebar[ctrl & PCI_REBAR_CTRL_BAR_IDX] = true;
 		c->rebar_cap[ctrl & PCI_REBAR_CTRL_BAR_IDX] =
-			rd32(cfg, len, at + PCI_REBAR_CAP);
+			rd32(v, at + PCI_REBAR_CAP);
 		c->rebar_ctrl[ctrl & PCI_REBAR_CTRL_BAR_IDX] = ctrl;
 	}
 }
 
 /* Each BAR register's type: I/O or memory, 64-bit, prefetchable. */
-static void parse_bars(const uint8_t *cfg, size_t len, uint8_t type,
+static void parse_bars(const struct view *cv, uint8_t type,
 		       struct pa_config *c)
 {
 	c->nbar_regs = type == PCI_HEADER_TYPE_NORMAL ? 6 :
 		       type == PCI_HEADER_TYPE_BRIDGE ? 2 : 0;
 	for (unsigned int i = 0; i < c->nbar_regs; i++) {
 		struct pa_config_bar *b = &c->bar_regs[i];
-		uint32_t v = rd32(cfg, len, PCI_BASE_ADDRESS_0 + 4 * i);
+		uint32_t v = rd32(cv, PCI_BASE_ADDRESS_0 + 4 * i);
 
 		if (b->upper)
 			continue;
@@ -151,45 +204,50 @@ static void parse_bars(const uint8_t *cfg, size_t len, uint8_t type,
 		if ((v & PCI_BASE_ADDRESS_MEM_TYPE_MASK) ==
 		    PCI_BASE_ADDRESS_MEM_TYPE_64 && i + 1 < c->nbar_regs) {
 			b->flags |= PCIEAUDIT_BAR_F_MEM64;
-			b->address |= (uint64_t)rd32(cfg, len,
+			b->address |= (uint64_t)rd32(cv,
 				PCI_BASE_ADDRESS_0 + 4 * (i + 1)) << 32;
 			c->bar_regs[i + 1].upper = true;
 		}
 	}
 }
 
-static void parse_ext(const uint8_t *cfg, size_t len, struct pa_config *c)
+static void parse_ext(const struct view *v, struct pa_config *c)
 {
-	unsigned int pos = pa_config_find_ext_cap(cfg, len, PCI_EXT_CAP_ID_ACS);
+	unsigned int pos = find_ext_cap(v, PCI_EXT_CAP_ID_ACS);
+	size_t len = v->len;
 
 	if (pos && pos + PCI_ACS_CTRL + 2 <= len) {
+		need(v, pos + PCI_ACS_CAP, 4);
 		c->has_acs = true;
 		c->acs.pos = (uint16_t)pos;
-		c->acs.cap = rd16(cfg, len, pos + PCI_ACS_CAP);
-		c->acs.ctrl = rd16(cfg, len, pos + PCI_ACS_CTRL);
+		c->acs.cap = rd16(v, pos + PCI_ACS_CAP);
+		c->acs.ctrl = rd16(v, pos + PCI_ACS_CTRL);
 	}
-	c->sriov = pa_config_find_ext_cap(cfg, len, PCI_EXT_CAP_ID_SRIOV) != 0;
-	pos = pa_config_find_ext_cap(cfg, len, PCI_EXT_CAP_ID_ATS);
+	c->sriov = find_ext_cap(v, PCI_EXT_CAP_ID_SRIOV) != 0;
+	pos = find_ext_cap(v, PCI_EXT_CAP_ID_ATS);
 	if (pos && pos + PCI_ATS_CTRL + 2 <= len) {
+		need(v, pos + PCI_ATS_CAP, 4);
 		c->has_ats = true;
-		c->ats_cap = rd16(cfg, len, pos + PCI_ATS_CAP);
-		c->ats_ctrl = rd16(cfg, len, pos + PCI_ATS_CTRL);
+		c->ats_cap = rd16(v, pos + PCI_ATS_CAP);
+		c->ats_ctrl = rd16(v, pos + PCI_ATS_CTRL);
 	}
-	parse_rebar(cfg, len, c);
+	parse_rebar(v, c);
 }
 
-void pa_config_parse(const uint8_t *cfg, size_t len, struct pa_config *out)
+static void parse(const struct view *v, struct pa_config *out)
 {
 	struct pa_config c = { .pcie_type = -1 };
+	size_t len = v->len;
 	uint8_t type;
 
 	if (len >= HEADER_LEN) {
 		c.valid = true;
+		need(v, 0, HEADER_LEN);
 		/* The whole header reads all ones, not just the ids: a VF's
 		 * vendor and device ids read 0xffff too. */
-		if (rd32(cfg, len, PCI_VENDOR_ID) == 0xffffffff &&
-		    rd32(cfg, len, PCI_COMMAND) == 0xffffffff &&
-		    rd32(cfg, len, PCI_CLASS_REVISION) == 0xffffffff) {
+		if (rd32(v, PCI_VENDOR_ID) == 0xffffffff &&
+		    rd32(v, PCI_COMMAND) == 0xffffffff &&
+		    rd32(v, PCI_CLASS_REVISION) == 0xffffffff) {
 			c.all_ones = true;
 			c.vendor = c.device = 0xffff;
 			c.class = 0xffffff;
@@ -197,24 +255,37 @@ void pa_config_parse(const uint8_t *cfg, size_t len, struct pa_config *out)
 			*out = c;
 			return;
 		}
-		c.vendor = rd16(cfg, len, PCI_VENDOR_ID);
-		c.device = rd16(cfg, len, PCI_DEVICE_ID);
-		c.revision = cfg[PCI_REVISION_ID];
-		c.class = rd32(cfg, len, PCI_CLASS_REVISION) >> 8;
-		type = cfg[PCI_HEADER_TYPE];
+		c.vendor = rd16(v, PCI_VENDOR_ID);
+		c.device = rd16(v, PCI_DEVICE_ID);
+		c.revision = rd8(v, PCI_REVISION_ID);
+		c.class = rd32(v, PCI_CLASS_REVISION) >> 8;
+		type = rd8(v, PCI_HEADER_TYPE);
 		c.multifunction = type & 0x80;
 		c.bridge = (type & 0x7f) == PCI_HEADER_TYPE_BRIDGE ||
 			   (type & 0x7f) == PCI_HEADER_TYPE_CARDBUS;
 		if ((type & 0x7f) == PCI_HEADER_TYPE_NORMAL) {
-			c.subsys_vendor = rd16(cfg, len, PCI_SUBSYSTEM_VENDOR_ID);
-			c.subsys_device = rd16(cfg, len, PCI_SUBSYSTEM_ID);
+			c.subsys_vendor = rd16(v, PCI_SUBSYSTEM_VENDOR_ID);
+			c.subsys_device = rd16(v, PCI_SUBSYSTEM_ID);
 		}
 		c.has_secondary_bus = c.bridge;
-		c.secondary_bus = cfg[PCI_SECONDARY_BUS];
-		parse_bars(cfg, len, type & 0x7f, &c);
-		parse_pcie(cfg, len, &c);
-		parse_ext(cfg, len, &c);
+		c.secondary_bus = rd8(v, PCI_SECONDARY_BUS);
+		parse_bars(v, type & 0x7f, &c);
+		parse_pcie(v, &c);
+		parse_ext(v, &c);
 		c.no_extended = c.pcie_type >= 0 && len <= PCI_CFG_SPACE_SIZE;
 	}
 	*out = c;
+}
+
+void pa_config_parse(const uint8_t *cfg, size_t len, struct pa_config *out)
+{
+	parse(&(struct view){ .cfg = cfg, .len = len }, out);
+}
+
+void pa_config_parse_fetch(const uint8_t *cfg, size_t len,
+			   pa_config_fetch_fn *fetch, void *ctx,
+			   struct pa_config *out)
+{
+	parse(&(struct view){ .cfg = cfg, .len = len, .fetch = fetch,
+			      .ctx = ctx }, out);
 }

@@ -70,4 +70,21 @@ unsigned int pa_config_find_ext_cap(const uint8_t *cfg, size_t len,
 
 void pa_config_parse(const uint8_t *cfg, size_t len, struct pa_config *out);
 
+/*
+ * Asked to make cfg[pos, pos + n) hold the function's bytes, n > 0 and
+ * pos + n <= len, before the parser reads them.
+ */
+typedef void pa_config_fetch_fn(void *ctx, unsigned int pos, unsigned int n);
+
+/*
+ * pa_config_parse() over a buffer of len bytes that fetch fills as the
+ * parser goes: it asks for the ranges it decodes and reads nothing else,
+ * so pa_config_parse() over the same buffer afterwards reads only bytes
+ * fetched and gives the same answer. A fetch that fails leaves its bytes
+ * as they were; the caller, which knows, then reads the whole space.
+ */
+void pa_config_parse_fetch(const uint8_t *cfg, size_t len,
+			   pa_config_fetch_fn *fetch, void *ctx,
+			   struct pa_config *out);
+
 #endif /* PA_CONFIG_SPACE_H */

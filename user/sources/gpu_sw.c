@@ -48,3 +48,24 @@ bool pa_gpu_sw_kallsyms_line(const char *line)
 	return s && (s[15] == '\n' || s[15] == '\0' || s[15] == '\t' ||
 		     s[15] == ' ');
 }
+
+int pa_gpu_sw_kconfig_dmabuf(const char *text)
+{
+	static const char opt[] = "CONFIG_DMA_SHARED_BUFFER";
+	bool any = false;
+
+	for (const char *line = text; line && *line;
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		any |= !strncmp(line, "CONFIG_", 7);
+		if (!strncmp(line, opt, sizeof(opt) - 1) &&
+		    line[sizeof(opt) - 1] == '=')
+			/* A bool: "=y"; anything else is left to kallsyms. */
+			return line[sizeof(opt)] == 'y' ? 1 : -1;
+		if (!strncmp(line, "# ", 2) &&
+		    !strncmp(line + 2, opt, sizeof(opt) - 1) &&
+		    !strncmp(line + 1 + sizeof(opt), " is not set", 11))
+			return 0;
+	}
+	/* Kconfig writes nothing for an invisible bool that is off. */
+	return any ? 0 : -1;
+}

@@ -23,8 +23,19 @@ int pa_gpu_sw_nvidia_version(const char *text, struct pa_gpu_sw *sw);
 bool pa_gpu_sw_kallsyms_line(const char *line);
 
 /*
+ * Whether a kernel configuration (/boot/config-RELEASE, /proc/config.gz's
+ * text) builds the dma-buf core, CONFIG_DMA_SHARED_BUFFER, a bool that
+ * dma_buf_export comes with: 1, 0 (absent from a configuration, as
+ * Kconfig leaves an invisible bool that is off), or -1 when the text is no
+ * configuration or says something else.
+ */
+int pa_gpu_sw_kconfig_dmabuf(const char *text);
+
+/*
  * Reads the facts for root: for the running host's /sys, /proc/modules,
- * /proc/driver/nvidia/version and /proc/kallsyms; for a fixture,
+ * /proc/driver/nvidia/version and the kernel's configuration
+ * (/proc/kallsyms, read until dma_buf_export, only where neither
+ * /boot/config-RELEASE nor /proc/config.gz answers); for a fixture,
  * root/modules, root/nvidia_version and root/kallsyms. What cannot be
  * read stays unknown. Returns 0 or -ENOMEM.
  */

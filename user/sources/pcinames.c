@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
+/* memfd_create() */
+#define _GNU_SOURCE
 #include "pcinames.h"
 
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <pci/pci.h>
 
 #include "errors.h"
@@ -82,7 +88,8 @@ static char *lookup(struct name_cache *nc, struct known_name *table,
 	return dup_name(last->name);
 }
 
-static void fill_one(struct name_cache *nc, struct pa_device *dev)
+static void fill_one(struct name_cache *nc, struct pa_device *dev,
+		     bool classes)
 {
 	dev->vendor_name = lookup(nc, nc->vendor, dev->vendor,
 				  PCI_LOOKUP_VENDOR | NAME_ONLY, dev->vendor, 0);
@@ -91,11 +98,184 @@ static void fill_one(struct name_cache *nc, struct pa_device *dev)
 				  PCI_LOOKUP_DEVICE | NAME_ONLY,
 				  dev->vendor, dev->device);
 	/* Class and subclass; the programming interface is too fine here. */
-	dev->class_name = lookup(nc, nc->class, dev->class >> 8,
-				 PCI_LOOKUP_CLASS | NAME_ONLY, dev->class >> 8, 0);
+	if (classes)
+		dev->class_name = lookup(nc, nc->class, dev->class >> 8,
+					 PCI_LOOKUP_CLASS | NAME_ONLY,
+					 dev->class >> 8, 0);
 }
 
-void pa_names_fill(struct pa_device *devices, size_t count)
+/* libpci's id_hex(): exactly n hex digits, then a space or a tab. */
+static int id_hex(const char *p, const char *end, int n)
+{
+	int v = 0;
+
+	if (end - p <= n)
+		return -1;
+	for (int i = 0; i < n; i++, p++) {
+		int c = *p;
+
+		if (c >= '0' && c <= '9')
+			v = v * 16 + c - '0';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			v = v * 16 + (c | 0x20) - 'a' + 10;
+		else
+			return -1;
+	}
+	return *p == ' ' || *p == '\t' ? v : -1;
+}
+
+static bool wanted_vendor(const struct pa_device *devs, size_t n, int v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (devs[i].vendor == v)
+			return true;
+	return false;
+}
+
+static bool wanted_device(const struct pa_device *devs, size_t n, int v, int d)
+{
+	for (size_t i = 0; i < n; i++)
+		if (devs[i].vendor == v && devs[i].device == d)
+			return true;
+	return false;
+}
+
+static bool wanted_class(const struct pa_device *devs, size_t n, int c, int sub)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((int)(devs[i].class >> 16) == c &&
+		    (sub < 0 || (int)(devs[i].class >> 8 & 0xff) == sub))
+			return true;
+	return false;
+}
+
+/*
+ * The lines of pci.ids that name these devices, as libpci's parser finds
+ * them: a vendor's line and its devices' (one tab), a class's and its
+ * subclasses'. Written to out for libpci to read instead of the whole
+ * file, whose 1.3 MB libpci parses into a hash on its first lookup: most
+ * of a report's time on a small machine. What the subset lacks the whole
+ * file lacks too, so libpci still asks the udev hwdb for it.
+ */
+static void subset(const char *text, size_t len, const struct pa_device *devs,
+		   size_t n, bool classes, FILE *out)
+{
+	const char *p = text, *end = text + len;
+	enum { OTHER, VENDOR, CLASS } top = OTHER;
+	int id = -1;
+	bool keep = false;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *q = p;
+		int nest, sub;
+
+		eol = eol ? eol : end;
+		while (q < eol && *q == '\t')
+			q++;
+		nest = (int)(q - p);
+		if (q == eol || *q == '#' || *q == ' ') {
+			p = eol + 1;
+			continue;
+		}
+		if (!nest) {
+			top = OTHER;
+			keep = false;
+			if (q[0] == 'C' && eol - q > 1 && q[1] == ' ') {
+				id = id_hex(q + 2, eol, 2);
+				top = CLASS;
+				keep = classes && id >= 0 &&
+				       wanted_class(devs, n, id, -1);
+			} else if (!(q[0] >= 'A' && q[0] <= 'Z' && eol - q > 1 &&
+				     q[1] == ' ')) {
+				id = id_hex(q, eol, 4);
+				top = VENDOR;
+				keep = id >= 0 && wanted_vendor(devs, n, id);
+			}
+			if (keep)
+				fwrite(p, 1, (size_t)(eol - p) + (eol < end), out);
+		} else if (nest == 1 && keep) {
+			sub = id_hex(q, eol, top == CLASS ? 2 : 4);
+			if (sub >= 0 && (top == CLASS ?
+					 wanted_class(devs, n, id, sub) :
+					 wanted_device(devs, n, id, sub)))
+				fwrite(p, 1, (size_t)(eol - p) + (eol < end), out);
+		}
+		p = eol + 1;
+	}
+}
+
+/* Points libpci at the subset of its own list, in a memory file; false
+ * where that cannot be (a gzip list, no memfd), and libpci reads its own. */
+static bool use_subset(struct pci_access *pacc, const struct pa_device *devs,
+		       size_t n, bool classes)
+{
+	char *name = pacc->id_file_name, path[64];
+	size_t nlen = name ? strlen(name) : 0;
+	int fd = name ? open(name, O_RDONLY | O_CLOEXEC) : -1;
+	struct stat st;
+	void *text = MAP_FAILED;
+	FILE *out = NULL;
+	int mfd = -1;
+	bool ok = false;
+
+	/* libpci's pci_open(): "pci.ids.gz", else the name without ".gz". */
+	if (fd < 0 && nlen > 3 && !strcmp(name + nlen - 3, ".gz")) {
+		char plain[4096];
+
+		snprintf(plain, sizeof(plain), "%.*s", (int)(nlen - 3), name);
+		fd = open(plain, O_RDONLY | O_CLOEXEC);
+	}
+	if (fd < 0 || fstat(fd, &st) || st.st_size < 2)
+		goto out;
+	text = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (text == MAP_FAILED || !memcmp(text, "\x1f\x8b", 2))
+		goto out;
+	mfd = memfd_create("pci.ids", MFD_CLOEXEC);
+	out = mfd < 0 ? NULL : fdopen(dup(mfd), "w");
+	if (!out)
+		goto out;
+	subset(text, (size_t)st.st_size, devs, n, classes, out);
+	if (fclose(out))
+		goto out;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", mfd);
+	if (access(path, R_OK))
+		goto out;
+	name = strdup(path);
+	if (!name)
+		goto out;
+	/* libpci frees it; the descriptor stays open until the process ends. */
+	pci_set_name_list_path(pacc, name, 1);
+	mfd = -1;
+	ok = true;
+out:
+	if (text != MAP_FAILED)
+		munmap(text, (size_t)st.st_size);
+	if (fd >= 0)
+		close(fd);
+	if (mfd >= 0)
+		close(mfd);
+	return ok;
+}
+
+/* Where libudev looks for its hwdb (systemd 252's list). */
+bool pa_names_hwdb_present(void)
+{
+	static const char *const paths[] = {
+		"/etc/systemd/hwdb/hwdb.bin", "/etc/udev/hwdb.bin",
+		"/usr/lib/systemd/hwdb/hwdb.bin", "/lib/systemd/hwdb/hwdb.bin",
+		"/lib/udev/hwdb.bin",
+	};
+
+	if (getenv("SYSTEMD_HWDB_BIN"))
+		return true;
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (!access(paths[i], F_OK))
+			return true;
+	return false;
+}
+
+void pa_names_fill(struct pa_device *devices, size_t count, bool classes)
 {
 	/* Without pci_init(): that probes config space access methods, which
 	 * name lookups do not need, and fails fatally where none works. */
@@ -106,8 +286,11 @@ void pa_names_fill(struct pa_device *devices, size_t count)
 	nc.pacc->error = die;
 	nc.pacc->warning = quiet;
 	nc.pacc->debug = quiet;
+	if (!pa_names_hwdb_present())
+		pci_set_param(nc.pacc, "hwdb.disable", "1");
+	use_subset(nc.pacc, devices, count, classes);
 	for (size_t i = 0; i < count; i++)
-		fill_one(&nc, &devices[i]);
+		fill_one(&nc, &devices[i], classes);
 	for (size_t i = 0; i < NAME_SLOTS; i++) {
 		free(nc.vendor[i].name);
 		free(nc.device[i].name);
