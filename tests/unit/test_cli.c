@@ -448,7 +448,9 @@ static struct nl_msg *server_device(const struct request *req,
 	struct nlattr *nest;
 
 	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, d->bus, d->devfn);
-	nla_put_u16(msg, PCIEAUDIT_A_DEV_VENDOR, 0x1234);
+	/* The GPU is NVIDIA's: topo numbers only those GPUn. */
+	nla_put_u16(msg, PCIEAUDIT_A_DEV_VENDOR,
+		    d->class >> 16 == 0x03 ? 0x10de : 0x1234);
 	nla_put_u16(msg, PCIEAUDIT_A_DEV_DEVICE, 0x0001);
 	nla_put_u32(msg, PCIEAUDIT_A_DEV_CLASS, d->class);
 	nla_put_u32(msg, PCIEAUDIT_A_DEV_FLAGS, PCIEAUDIT_DEV_F_PCIE |
@@ -1453,7 +1455,7 @@ static void topo_text_matrix(void **state)
 		"GPU0   X      PIX*!  PHB-!\n"
 		"NIC0   PIX*!  X      PHB-\n"
 		"NVME0  PHB-!  PHB-   X\n");
-	assert_contains(r.out, "\nGPU0   [0000:00] 0000:03:00.0 Endpoint [1234:0001]");
+	assert_contains(r.out, "\nGPU0   [0000:00] 0000:03:00.0 Endpoint [10de:0001]");
 	assert_contains(r.out, "\nLegend:\n");
 	release(&r);
 	/* One dump, selecting the three by address. */

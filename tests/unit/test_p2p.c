@@ -187,8 +187,8 @@ static void set_numa(struct pa_report *rep, int numa)
 		rep->devices[i].numa_node = numa;
 }
 
-/* -1 everywhere is a machine without NUMA information: one node. -1 next
- * to known nodes is unknown, and unknown is SYS. */
+/* -1 is node 0 only on a host known to have one node; unknown is SYS,
+ * never NODE, even where every function has -1 (an lspci dump). */
 static void legend_unknown_numa(void **state)
 {
 	struct pa_report rep;
@@ -197,7 +197,14 @@ static void legend_unknown_numa(void **state)
 	(void)state;
 	server(&rep);
 	set_numa(&rep, -1);
+	assert_string_equal(legend(&rep, gpu0, far_gpu), "SYS");
+	rep.has_host = true;
+	rep.host.numa_nodes = 2;
+	assert_string_equal(legend(&rep, gpu0, far_gpu), "SYS");
+	rep.host.numa_nodes = 1;
 	assert_string_equal(legend(&rep, gpu0, far_gpu), "NODE");
+	rep.has_host = false;
+	rep.host.numa_nodes = -1;
 	d = (struct pa_device *)pa_report_find(&rep, &dom_gpu);
 	d->numa_node = 0;
 	assert_string_equal(legend(&rep, gpu0, far_gpu), "SYS");

@@ -448,5 +448,8 @@ int pa_load_report(const struct pa_load *l, struct pa_report *rep,
 		if (err)
 			rc = pa_error_set(e, PA_EXIT_RUNTIME, "%s", strerror(-err));
 	}
+	/* Whatever answered, unknown ACS on the way is never direct. */
+	if (!rc)
+		pa_p2p_settle_unknown(rep);
 	return rc ? failed(rep, rc) : 0;
 }
