@@ -100,6 +100,7 @@ static int read_dump(const char *path, struct pa_sysfs *s)
 /* The facts lspci -v printed, moved onto d. */
 static void take(struct pa_lspci_facts *f, struct pa_sysfs_dev *d)
 {
+	pa_lspci_plain_regions(f, d->config, d->config_len);
 	d->driver = f->driver;
 	d->attrs[PA_ATTR_NUMA_NODE] = f->numa_node;
 	d->iommu_group = f->iommu_group;
