@@ -80,6 +80,55 @@ static void quoted_mail(void **state)
 	pa_lspci_text_clear(&t);
 }
 
+/*
+ * Issue 24's findings 3 and 5: lspci -v (one v) puts the NUMA node and
+ * IOMMU group in its Flags line and prints regions without "Region N:";
+ * the configuration space numbers them (a 64-bit BAR takes two). Region
+ * lines inside a capability (SR-IOV's VF BARs) are not the function's.
+ */
+static void verbose_one_v(void **state)
+{
+	uint8_t config[256] = { 0 };
+	char text[2048];
+	struct pa_lspci_text t;
+
+	(void)state;
+	snprintf(text, sizeof(text),
+		 "1a:00.0 VGA compatible controller: NVIDIA Corporation Device 1e04 (rev a1)\n"
+		 "\tFlags: fast devsel, IRQ 11, NUMA node 0, IOMMU group 7\n"
+		 "\tMemory at b4000000 (32-bit, non-prefetchable) [disabled] [size=16M]\n"
+		 "\tMemory at a0000000 (64-bit, prefetchable) [disabled] [size=256M]\n"
+		 "\tI/O ports at 7000 [disabled] [size=128]\n"
+		 "\tExpansion ROM at b5000000 [disabled] [size=512K]\n"
+		 "\tCapabilities: [160] Single Root I/O Virtualization (SR-IOV)\n"
+		 "\t\tRegion 0: Memory at 00000000c4600000 (64-bit, non-prefetchable)\n");
+	normalise(text, &t);
+	assert_int_equal(t.nfacts, 1);
+	assert_string_equal(t.facts[0].numa_node, "0");
+	assert_string_equal(t.facts[0].iommu_group, "7");
+	assert_int_equal(t.facts[0].nplain, 3);
+	assert_false(t.facts[0].bar_sizes_known);
+	/* BAR0 32-bit memory, BAR1-2 64-bit, BAR3-4 empty, BAR5 I/O. */
+	config[0x13] = 0xb4;
+	config[0x14] = 0x0c;
+	config[0x17] = 0xa0;
+	config[0x24] = 0x01;
+	config[0x25] = 0x70;
+	assert_true(pa_lspci_plain_regions(&t.facts[0], config, sizeof(config)));
+	assert_true(t.facts[0].bar_sizes_known);
+	assert_int_equal(t.facts[0].bar_size[0], 16u << 20);
+	assert_int_equal(t.facts[0].bar_size[1], 256u << 20);
+	assert_int_equal(t.facts[0].bar_size[2], 0);
+	assert_int_equal(t.facts[0].bar_size[5], 128);
+	/* A count that does not match leaves the sizes unknown. */
+	config[0x24] = 0;
+	config[0x25] = 0;
+	t.facts[0].bar_sizes_known = false;
+	assert_false(pa_lspci_plain_regions(&t.facts[0], config, sizeof(config)));
+	assert_false(t.facts[0].bar_sizes_known);
+	pa_lspci_text_clear(&t);
+}
+
 /* A bug report's indentation, -D, and the same function twice: the
  * longer dump wins. Lines that only look like hex are not taken. */
 static void indented_twice(void **state)
@@ -782,6 +831,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(quoted_mail),
+		cmocka_unit_test(verbose_one_v),
 		cmocka_unit_test(indented_twice),
 		cmocka_unit_test(nothing_there),
 		cmocka_unit_test(header_ids),

@@ -493,6 +493,16 @@ static void topo_matrix(void **state)
 	assert_int_equal(ret, 0);
 	test_snapshot(text, topo_snapshot, "topo");
 	free(text);
+	/* Issue 24's finding 6: offline, every pair is answered, and a '?'
+	 * is no verdict, not "devices changed meanwhile". */
+	free(rep.info.module_version);
+	rep.info.module_version = NULL;
+	text = test_render(render_topo, &c, &ret);
+	assert_int_equal(ret, 0);
+	assert_null(strstr(text, "meanwhile"));
+	assert_non_null(strstr(text, "  ?      = no verdict: the path crosses the root complex"));
+	assert_non_null(strstr(text, "  ~      = no verdict: a function on the path has ACS unknown"));
+	free(text);
 	pa_topo_clear(&t);
 	pa_report_clear(&rep);
 }

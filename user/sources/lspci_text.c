@@ -32,6 +32,9 @@ struct function {
 	uint64_t plain_size[6];
 	bool plain_unassigned[6];
 	bool plain_without_size;
+	/* Past the first "Capabilities:" line: Region lines there are an
+	 * SR-IOV capability's VF BARs, not the function's. */
+	bool in_caps;
 };
 
 struct functions {
@@ -334,7 +337,10 @@ static int verbose_line(const char *p, const char *end, struct function *f)
 	};
 	int r;
 
-	if (region_line(p, end, f) || plain_region_line(p, end, f))
+	if (end - p >= 13 && !memcmp(p, "Capabilities:", 13))
+		f->in_caps = true;
+	if (!f->in_caps &&
+	    (region_line(p, end, f) || plain_region_line(p, end, f)))
 		return 0;
 	r = flags_line(p, end, f);
 	if (r < 0)
