@@ -182,6 +182,7 @@ doc-test: deps cli
 .PHONY: corpus-test
 corpus-test: cli
 	@python3 tests/fixtures/lspci/compare.py
+	@python3 tests/fixtures/lspci/text_vs_hex.py
 	@python3 tests/real_hosts.py || [ $$? = 77 ]
 	@python3 tests/fleet/fleet-test.py user/pcieaudit-cli
 

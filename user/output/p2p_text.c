@@ -321,7 +321,7 @@ static void print_host_rule(FILE *f, const struct pa_p2p_pair *p)
 			ids);
 		break;
 	case 0:
-		if (p->has_common)
+		if (p->has_common && !p->path)
 			fprintf(f, "unknown: needed only where ACS redirects\n");
 		else
 			fprintf(f, "unknown: the CPU or the kernel's whitelist is not in the input\n");

@@ -43,7 +43,7 @@ struct functions {
 };
 
 /* Mail quoting and indentation: "> > ", tabs, spaces. */
-static const char *unquote(const char *p, const char *end)
+const char *pa_lspci_unquote(const char *p, const char *end)
 {
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '>'))
 		p++;
@@ -486,7 +486,7 @@ int pa_lspci_normalise(const char *text, size_t len, struct pa_lspci_text *out)
 	while (!err && p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		const char *line_end = eol ? eol : end;
-		const char *s = unquote(p, line_end);
+		const char *s = pa_lspci_unquote(p, line_end);
 		struct function h;
 
 		if (line_end > s && line_end[-1] == '\r')
@@ -565,4 +565,27 @@ bool pa_lspci_plain_regions(struct pa_lspci_facts *f, const uint8_t *config,
 	}
 	f->bar_sizes_known = true;
 	return true;
+}
+
+bool pa_lspci_head(const char *p, const char *end, struct pa_lspci_head *h)
+{
+	struct function f = { 0 };
+
+	if (!header(p, end, &f))
+		return false;
+	header_ids(past_bdf(p, end), end, &f);
+	*h = (struct pa_lspci_head){
+		.domain = f.domain, .bus = f.bus, .dev = f.dev, .fn = f.fn,
+		.has_ids = f.has_ids, .vendor = f.vendor, .device = f.device,
+		.class = f.class, .revision = f.revision,
+		.rest = past_bdf(p, end),
+	};
+	return true;
+}
+
+bool pa_lspci_hex_row(const char *p, const char *end)
+{
+	struct function f = { 0 };
+
+	return hex_line(p, end, &f);
 }

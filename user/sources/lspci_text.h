@@ -65,6 +65,23 @@ struct pa_lspci_text {
 int pa_lspci_normalise(const char *text, size_t len, struct pa_lspci_text *out);
 void pa_lspci_text_clear(struct pa_lspci_text *t);
 
+/* Past mail quoting and indentation ("> > ", tabs, blanks). */
+const char *pa_lspci_unquote(const char *p, const char *end);
+
+/* A function's header line, unquoted: its address, and -n's or -nn's ids
+ * where printed; rest is past the address. */
+struct pa_lspci_head {
+	unsigned int domain, bus, dev, fn;
+	bool has_ids;
+	uint16_t vendor, device, class;
+	int revision;		/* -1: not printed */
+	const char *rest;
+};
+bool pa_lspci_head(const char *p, const char *end, struct pa_lspci_head *h);
+
+/* "OO: xx xx ...", one of lspci -x's rows. */
+bool pa_lspci_hex_row(const char *p, const char *end);
+
 /*
  * Numbers f's plain regions by the BARs of config (len bytes) as lspci
  * -v walked them: each BAR whose register is not zero, a 64-bit memory

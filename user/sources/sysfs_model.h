@@ -59,6 +59,12 @@ struct pa_sysfs_dev {
 	 * (lspci_tree.c). No config; its bus range is the drawing's. */
 	bool placeholder;
 	uint8_t secondary, subordinate;
+	/* Rebuilt from lspci text (lspci_vvv.h) whose capabilities lspci did
+	 * not print: "<access denied>", or -v without -vv's registers. */
+	bool caps_hidden;
+	/* Rebuilt from names this host's pci.ids lacks: ids and class are
+	 * not the function's. */
+	bool ids_unknown;
 };
 
 struct pa_sysfs {
