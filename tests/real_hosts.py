@@ -21,7 +21,13 @@ are NVIDIA's display controllers. Then, on each log:
                       display functions in bus order, no other function is
                       a GPUn;
   check --format json no FAIL names a function whose ACS is unknown (or a
-                      bridge that is not in the capture).
+                      bridge that is not in the capture);
+  the -vvv text alone the log without its hex rows (plain lspci -vvv, as
+                      the machine's own lspci printed it) reads as the hex
+                      does, field by field: ids, class, type, bridges,
+                      driver, NUMA, IOMMU group, BARs with their sizes and
+                      Resizable BAR, MPS/MRRS/RlxdOrd, link, ACS, ATS (the
+                      extended ones only where the hex has 4096 bytes).
 
     real_hosts.py [--cli PATH]
 
@@ -37,6 +43,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
@@ -122,6 +129,11 @@ class Log:
         return self.extent[b] > 256 or not self.pcie(b)
 
 
+def open_text(path):
+    with gzip.open(path, "rt", errors="replace") as f:
+        return f.read()
+
+
 def run_json(cli, *args):
     p = subprocess.run([cli, *args], capture_output=True, text=True)
     if p.returncode not in (0, 1, 8):   # check: findings, warnings
@@ -181,6 +193,10 @@ def check_log(cli, path, errs):
         if labels.get(b) not in (None, label):
             errs.append(f"{name}: {b} is {labels.get(b)}, nvidia-smi's numbering says {label}")
 
+    texts = 0
+    if any(v > 64 for v in log.extent.values()) and re.search(r"lspci -[a-zA-Z]*vvv", open_text(path)):
+        texts = same_as_hex(cli, path, rep, errs)
+
     chk = run_json(cli, "check", "--format", "json", "--lspci", path)
     for f in chk["findings"]:
         if f["severity"] != "fail":
@@ -189,7 +205,64 @@ def check_log(cli, path, errs):
                    and devs[b].get("bridge")]
         if unknown:
             errs.append(f"{name}: {f['id']} FAILs naming {unknown[0]}, whose ACS is unknown")
-    return name, len(log.numa), len(log.iommu), len(topo["p2p"])
+    return name, len(log.numa), len(log.iommu), len(topo["p2p"]), texts
+
+
+def strip_hex(path, tmp):
+    """The log without its hex rows: the plain lspci -vvv text a user
+    pastes, printed by the machine's own lspci."""
+    with gzip.open(path, "rt", errors="replace") as f:
+        text = f.read()
+    out = os.path.join(tmp, os.path.basename(path).replace(".gz", ".txt"))
+    with open(out, "w") as f:
+        f.write("".join(l for l in text.splitlines(True) if not HEX.match(l.strip())))
+    return out
+
+
+def same_as_hex(cli, path, rep, errs):
+    """The log's -vvv text, read without the hex, against the hex: every
+    field lspci's text decodes (Region sizes and Resizable BAR included)."""
+    name = os.path.basename(path).split(".")[0]
+    hexd = {d["bdf"]: d for d in rep["devices"]}
+    with tempfile.TemporaryDirectory() as tmp:
+        text = {d["bdf"]: d for d in run_json(cli, "report", "--json", "--lspci",
+                                                strip_hex(path, tmp))["devices"]}
+    n = 0
+    for b, h in sorted(hexd.items()):
+        t = text.get(b)
+        if t is None or not h.get("config_captured", True):
+            continue
+        n += 1
+        # A log of lspci -xxx's 256 bytes, its -vvv text printed from
+        # all 4096: the text knows the extended capabilities the hex
+        # does not (ACS, ATS, Resizable BAR). Those are held where the
+        # hex has them.
+        short = h.get("pcie_type") is not None and not h.get("extended_config_read")
+        if short:
+            for d in (t, h):
+                for bar in d.get("bars") or []:
+                    bar.pop("resizable", None)
+        for k in ("vendor", "device", "subsystem_vendor", "subsystem_device", "class",
+                  "revision", "pcie_type", "bridge", "secondary_bus", "upstream", "driver",
+                  "numa_node", "iommu", "bars", "pcie_device"):
+            if t.get(k) != h.get(k):
+                errs.append(f"{name} text: {b}: {k}: text {t.get(k)!r}, hex {h.get(k)!r}")
+        for k in ("speed", "width", "max_speed", "max_width", "target_speed"):
+            if (t.get("link") or {}).get(k) != (h.get("link") or {}).get(k):
+                errs.append(f"{name} text: {b}: link.{k}: text {(t.get('link') or {}).get(k)!r}, "
+                            f"hex {(h.get('link') or {}).get(k)!r}")
+        if short:
+            continue
+        if h.get("extended_config_read") and not t.get("extended_config_read") \
+                and h.get("acs") is None:
+            continue    # 4096 bytes without a capability: unknown from text
+        ta, ha = t.get("acs"), h.get("acs")
+        if (ta and (ta["pos"], ta["cap"] & 0x7f, ta["ctrl"] & 0x7f)) != \
+                (ha and (ha["pos"], ha["cap"] & 0x7f, ha["ctrl"] & 0x7f)):
+            errs.append(f"{name} text: {b}: acs: text {ta}, hex {ha}")
+        if t.get("ats") != h.get("ats"):
+            errs.append(f"{name} text: {b}: ats: text {t.get('ats')}, hex {h.get('ats')}")
+    return n
 
 
 def main():
@@ -204,7 +277,7 @@ def main():
         if not f.endswith(".log.gz"):
             continue
         errs = []
-        name, numa, iommu, pairs = check_log(args.cli, os.path.join(LOGS, f), errs)
+        name, numa, iommu, pairs, texts = check_log(args.cli, os.path.join(LOGS, f), errs)
         kinds = {}
         for e in errs:
             k = re.sub(r"[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|\b\d+\b", "X", e.split(": ", 1)[1])
@@ -216,7 +289,8 @@ def main():
         if len(errs) > 20:
             print(f"  ... and {len(errs) - 20} more")
         print(f"{'FAIL' if errs else 'ok  '}  {name}: {numa} NUMA nodes, {iommu} IOMMU groups "
-              f"from the -v text; {pairs} pairs")
+              f"from the -v text; {pairs} pairs; {texts} functions read from the -vvv "
+              f"text alone equal the hex")
         failed += bool(errs)
         passed += not errs
     print(f"real_hosts: {passed} passed, {failed} failed")

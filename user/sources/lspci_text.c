@@ -365,8 +365,8 @@ static bool same(const struct function *a, const struct function *b)
 	       a->dev == b->dev && a->fn == b->fn;
 }
 
-/* Keeps f unless the same function came with more bytes before; f is
- * left empty either way. */
+/* Keeps f unless the same function came with as many bytes before (and
+ * lspci -v's text, if f has it); f is left empty either way. */
 static int commit(struct functions *fs, struct function *f)
 {
 	struct function *more;
@@ -380,7 +380,11 @@ static int commit(struct functions *fs, struct function *f)
 	for (size_t i = 0; i < fs->n; i++) {
 		if (!same(&fs->v[i], f))
 			continue;
-		if (length(f) > length(&fs->v[i])) {
+		/* The longer dump; of none, the one with lspci -v's text
+		 * (lspci -nn's list comes before -vvv's blocks in a log). */
+		if (length(f) > length(&fs->v[i]) ||
+		    (length(f) == length(&fs->v[i]) && f->verbose &&
+		     !fs->v[i].verbose)) {
 			function_clear(&fs->v[i]);
 			fs->v[i] = *f;
 			memset(f, 0, sizeof(*f));

@@ -20,7 +20,8 @@ struct block {
 	struct pa_vvv_fn f;
 	bool open;
 	bool hex;		/* hex rows: the dump reader's, not ours */
-	bool verbose;		/* any line of lspci -v's below the header */
+	bool verbose;		/* a line of lspci -v's below the header */
+	bool closed;		/* past the blank line that ends the block */
 	bool in_caps;		/* past the first "Capabilities:" line */
 	bool regs;		/* a register line of -vv (DevCap:, LnkCap:, ...) */
 	bool exp;		/* a PCI Express capability */
@@ -648,15 +649,41 @@ static void cap_line(struct block *b, const char *p, const char *end)
 	}
 }
 
+/* The lines lspci -v prints first below a header. */
+static bool verbose_label(const char *p, const char *end)
+{
+	static const char *const labels[] = {
+		"Subsystem:", "Flags:", "Control:", "Status:", "Latency:",
+		"Interrupt:", "Region ", "Memory at ", "I/O ports at ",
+		"Expansion ROM", "Bus:", "Capabilities:", "Kernel driver in use:",
+		"Kernel modules:", "NUMA node:", "IOMMU group:", "Physical Slot:",
+		"DeviceName:", "Device tree node:",
+	};
+
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		if (starts(p, end, labels[i]))
+			return true;
+	return false;
+}
+
 static void line(struct block *b, const char *p, const char *end)
 {
 	if (pa_lspci_hex_row(p, end)) {
 		b->hex = true;
 		return;
 	}
-	if (p == end)
+	/* lspci ends each function's block with a blank line: what follows
+	 * (another command's output, a drawing) is not the function's. */
+	if (p == end) {
+		b->closed = true;
 		return;
-	b->verbose = true;
+	}
+	if (b->closed)
+		return;
+	if (!b->verbose)
+		b->verbose = verbose_label(p, end);
+	if (!b->verbose)
+		return;
 	if (starts(p, end, "Capabilities:")) {
 		cap_line(b, p, end);
 		return;
