@@ -514,7 +514,7 @@ static int print_remedy(FILE *f, const struct pa_report *rep,
 	label(f, "remedy:");
 	if (p->map == 0 && pa_p2p_acs_unknown_at(rep, p, &(struct pa_addr){ 0 })) {
 		fprintf(f, "first read the ACS of every port on the path: as root, lspci -xxxx\n"
-			INDENT "(4096 bytes of configuration space), or this command itself\n");
+			INDENT "(4096 bytes of configuration space), or pcieaudit on the host itself\n");
 		return 0;
 	}
 	fprintf(f, p->map == PCIEAUDIT_P2P_MAP_BUS_ADDR ?
