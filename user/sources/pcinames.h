@@ -21,8 +21,8 @@ void pa_names_fill(struct pa_device *devices, size_t count);
  * [RTX A6000]", "Device 1234:0001", "VGA compatible controller", "Class
  * 0c80"). A name this database lacks (a newer pci.ids, udev's hwdb) gives
  * false: the ids stay unknown. The two lookups match struct
- * pa_vvv_names; arg is what pa_names_rev_open() returned (NULL when out
- * of memory).
+ * pa_vvv_names; arg is what pa_names_rev_open() returned. pci.ids is
+ * read on the first lookup and kept for the process.
  */
 struct pa_names_rev;
 struct pa_names_rev *pa_names_rev_open(void);
