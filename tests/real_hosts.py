@@ -225,8 +225,12 @@ def same_as_hex(cli, path, rep, errs):
     name = os.path.basename(path).split(".")[0]
     hexd = {d["bdf"]: d for d in rep["devices"]}
     with tempfile.TemporaryDirectory() as tmp:
-        text = {d["bdf"]: d for d in run_json(cli, "report", "--json", "--lspci",
-                                                strip_hex(path, tmp))["devices"]}
+        try:
+            text = {d["bdf"]: d for d in run_json(cli, "report", "--json", "--lspci",
+                                                    strip_hex(path, tmp))["devices"]}
+        except RuntimeError as e:
+            errs.append(f"{name} text: refused: {str(e)[:120]}")
+            return 0
     n = 0
     for b, h in sorted(hexd.items()):
         t = text.get(b)
