@@ -98,8 +98,7 @@ static bool header(const char *p, const char *end, struct function *f)
 	return true;
 }
 
-/* needle within [p, end), or NULL: the text is not NUL-terminated. */
-static const char *within(const char *p, const char *end, const char *needle)
+const char *pa_lspci_within(const char *p, const char *end, const char *needle)
 {
 	size_t n = strlen(needle);
 
@@ -145,7 +144,7 @@ static void header_ids(const char *p, const char *end, struct function *f)
 		f->has_ids = true;
 		q = p + 15;
 	} else {
-		q = within(p, end, "]: ");
+		q = pa_lspci_within(p, end, "]: ");
 		if (!q || q - p < 5 || q[-5] != '[' ||
 		    !hex(q - 4, end, 4, 4, &c))
 			return;
@@ -157,7 +156,7 @@ static void header_ids(const char *p, const char *end, struct function *f)
 	f->class = (uint16_t)c;
 	f->vendor = (uint16_t)v;
 	f->device = (uint16_t)d;
-	q = within(q, end, "(rev ");
+	q = pa_lspci_within(q, end, "(rev ");
 	if (q && hex(q + 5, end, 2, 2, &r) && q + 7 < end && q[7] == ')')
 		f->revision = (int)r;
 }
@@ -254,14 +253,14 @@ static bool region_line(const char *p, const char *end, struct function *f)
 	if (n >= 6)
 		return true;
 	f->verbose = true;
-	at = within(p, end, "[size=");
+	at = pa_lspci_within(p, end, "[size=");
 	if (!at) {
 		f->region_without_size = true;
 		return true;
 	}
 	f->bar_size[n] = size_of(at + 6, end);
-	f->bar_unassigned[n] = within(p, end, "<unassigned>") ||
-			       within(p, end, "<ignored>");
+	f->bar_unassigned[n] = pa_lspci_within(p, end, "<unassigned>") ||
+			       pa_lspci_within(p, end, "<ignored>");
 	return true;
 }
 
@@ -285,13 +284,13 @@ static bool plain_region_line(const char *p, const char *end,
 		f->plain_without_size = true;	/* more than a function has */
 		return true;
 	}
-	at = within(p, end, "[size=");
+	at = pa_lspci_within(p, end, "[size=");
 	if (!at)
 		f->plain_without_size = true;
 	else
 		f->plain_size[f->nplain] = size_of(at + 6, end);
-	f->plain_unassigned[f->nplain] = within(p, end, "<unassigned>") ||
-					 within(p, end, "<ignored>");
+	f->plain_unassigned[f->nplain] = pa_lspci_within(p, end, "<unassigned>") ||
+					 pa_lspci_within(p, end, "<ignored>");
 	f->nplain++;
 	return true;
 }
@@ -300,7 +299,7 @@ static bool plain_region_line(const char *p, const char *end,
 static int flag_fact(const char *p, const char *end, const char *label,
 		     char **to)
 {
-	const char *at = within(p, end, label);
+	const char *at = pa_lspci_within(p, end, label);
 	size_t n = 0;
 
 	if (!at)

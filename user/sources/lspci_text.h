@@ -65,6 +65,9 @@ struct pa_lspci_text {
 int pa_lspci_normalise(const char *text, size_t len, struct pa_lspci_text *out);
 void pa_lspci_text_clear(struct pa_lspci_text *t);
 
+/* needle within [p, end), or NULL: the text is not NUL-terminated. */
+const char *pa_lspci_within(const char *p, const char *end, const char *needle);
+
 /* Past mail quoting and indentation ("> > ", tabs, blanks). */
 const char *pa_lspci_unquote(const char *p, const char *end);
 

@@ -58,17 +58,6 @@ static uint32_t get32(const uint8_t *c, unsigned int pos)
 	return get16(c, pos) | (uint32_t)get16(c, pos + 2) << 16;
 }
 
-/* needle within [p, end), or NULL: the text is not NUL-terminated. */
-static const char *find(const char *p, const char *end, const char *needle)
-{
-	size_t n = strlen(needle);
-
-	for (; p + n <= end; p++)
-		if (!memcmp(p, needle, n))
-			return p;
-	return NULL;
-}
-
 static bool starts(const char *p, const char *end, const char *prefix)
 {
 	size_t n = strlen(prefix);
@@ -99,7 +88,7 @@ static bool number(const char *p, const char *end, int base, unsigned long *v)
 static bool after(const char *p, const char *end, const char *label, int base,
 		  unsigned long *v)
 {
-	const char *at = find(p, end, label);
+	const char *at = pa_lspci_within(p, end, label);
 
 	return at && number(at + strlen(label), end, base, v);
 }
@@ -109,7 +98,7 @@ static int flag(const char *p, const char *end, const char *token)
 {
 	size_t n = strlen(token);
 
-	for (const char *at = p; (at = find(at, end, token)); at += n) {
+	for (const char *at = p; (at = pa_lspci_within(at, end, token)); at += n) {
 		if (at > p && !isspace((unsigned char)at[-1]) && at[-1] != ',' &&
 		    at[-1] != ':')
 			continue;
@@ -136,7 +125,7 @@ static unsigned int speed_code(const char *p, const char *end)
 static unsigned int speed_after(const char *p, const char *end,
 				const char *label)
 {
-	const char *at = find(p, end, label);
+	const char *at = pa_lspci_within(p, end, label);
 
 	return at ? speed_code(at + strlen(label), end) : 0;
 }
@@ -191,7 +180,7 @@ static void exp_cap(struct block *b, unsigned int pos, const char *p,
 	if (starts(p, end, "(v"))
 		number(p + 2, end, 10, &ver);
 	for (size_t i = 0; i < sizeof(exp_types) / sizeof(exp_types[0]); i++)
-		if (find(p, end, exp_types[i].name)) {
+		if (pa_lspci_within(p, end, exp_types[i].name)) {
 			type = exp_types[i].type;
 			break;
 		}
@@ -338,10 +327,10 @@ static void rebar_line(struct block *b, const char *p, const char *end)
 	if (!starts(p, end, "BAR ") || !number(p + 4, end, 10, &bar) ||
 	    bar > 5 || at + PCI_REBAR_CTRL + 4 > PA_VVV_CONFIG)
 		return;
-	s = find(p, end, "current size: ");
+	s = pa_lspci_within(p, end, "current size: ");
 	n = s ? rebar_size(s + 14, end) : -1;
 	ctrl = (uint32_t)bar | (n >= 0 ? (uint32_t)n << 8 : 0);
-	s = find(p, end, "supported: ");
+	s = pa_lspci_within(p, end, "supported: ");
 	for (s = s ? s + 11 : end; s < end; s++)
 		if ((s[-1] == ' ' || s[-1] == ':') &&
 		    (n = rebar_size(s, end)) >= 0 && n < 28)
@@ -404,10 +393,10 @@ static void region(struct block *b, const char *p, const char *end)
 
 	if (!number(p + 7, end, 10, &n) || n > 5)
 		return;
-	if (find(p, end, "[virtual]"))
+	if (pa_lspci_within(p, end, "[virtual]"))
 		return;
-	io = find(p, end, "I/O ports at ") != NULL;
-	at = find(p, end, io ? "I/O ports at " : "Memory at ");
+	io = pa_lspci_within(p, end, "I/O ports at ") != NULL;
+	at = pa_lspci_within(p, end, io ? "I/O ports at " : "Memory at ");
 	if (!at)
 		return;
 	at += strlen(io ? "I/O ports at " : "Memory at ");
@@ -419,9 +408,9 @@ static void region(struct block *b, const char *p, const char *end)
 		return;
 	}
 	lo = (uint32_t)addr & PCI_BASE_ADDRESS_MEM_MASK;
-	if (find(p, end, "64-bit"))
+	if (pa_lspci_within(p, end, "64-bit"))
 		lo |= PCI_BASE_ADDRESS_MEM_TYPE_64;
-	if (find(p, end, ", prefetchable"))
+	if (pa_lspci_within(p, end, ", prefetchable"))
 		lo |= PCI_BASE_ADDRESS_MEM_PREFETCH;
 	put32(b->f.config, PCI_BASE_ADDRESS_0 + 4 * (unsigned int)n, lo);
 	if ((lo & PCI_BASE_ADDRESS_MEM_TYPE_64) && n < 5)
@@ -494,7 +483,7 @@ static bool ids_from_names(const char *p, const char *end,
 			   const struct pa_vvv_names *names, uint16_t *class,
 			   uint16_t *vendor, uint16_t *device)
 {
-	const char *colon = find(p, end, ": "), *stop;
+	const char *colon = pa_lspci_within(p, end, ": "), *stop;
 	char buf[256];
 	size_t n;
 
@@ -509,9 +498,9 @@ static bool ids_from_names(const char *p, const char *end,
 	if (!names->class_code(names->arg, buf, class))
 		*class = 0xffff;
 	p = colon + 2;
-	stop = find(p, end, " (rev ");
+	stop = pa_lspci_within(p, end, " (rev ");
 	if (!stop)
-		stop = find(p, end, " (prog-if ");
+		stop = pa_lspci_within(p, end, " (prog-if ");
 	if (!stop)
 		stop = end;
 	n = (size_t)(stop - p) < sizeof(buf) ? (size_t)(stop - p) :
@@ -543,11 +532,11 @@ static void start(struct block *b, const struct pa_lspci_head *h,
 	put16(c, PCI_CLASS_DEVICE, class);
 	c[PCI_REVISION_ID] = h->revision > 0 ? (uint8_t)h->revision : 0;
 	/* lspci prints a revision only when it is not 0. */
-	at = find(h->rest, end, " (rev ");
+	at = pa_lspci_within(h->rest, end, " (rev ");
 	if (at && number(at + 6, end, 16, &prog))
 		c[PCI_REVISION_ID] = (uint8_t)prog;
 	prog = 0;
-	at = find(h->rest, end, "(prog-if ");
+	at = pa_lspci_within(h->rest, end, "(prog-if ");
 	if (at && number(at + 9, end, 16, &prog))
 		c[PCI_CLASS_PROG] = (uint8_t)prog;
 }
@@ -634,8 +623,8 @@ static void cap_line(struct block *b, const char *p, const char *end)
 	q = memchr(p, ']', (size_t)(end - p));
 	if (!q)
 		return;
-	if (find(p, q, " v"))
-		number(find(p, q, " v") + 2, q, 10, &ver);
+	if (pa_lspci_within(p, q, " v"))
+		number(pa_lspci_within(p, q, " v") + 2, q, 10, &ver);
 	for (q++; q < end && *q == ' '; q++)
 		;
 	if (pos >= STD_SIZE) {
