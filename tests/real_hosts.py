@@ -21,7 +21,8 @@ are NVIDIA's display controllers. Then, on each log:
                       display functions in bus order, no other function is
                       a GPUn;
   check --format json no FAIL names a function whose ACS is unknown (or a
-                      bridge that is not in the capture);
+                      bridge that is not in the capture), and no pair below
+                      a common bridge is said to cross the root complex;
   the -vvv text alone the log without its hex rows (plain lspci -vvv, as
                       the machine's own lspci printed it) reads as the hex
                       does, field by field: ids, class, type, bridges,
@@ -198,7 +199,13 @@ def check_log(cli, path, errs):
         texts = same_as_hex(cli, path, rep, errs)
 
     chk = run_json(cli, "check", "--format", "json", "--lspci", path)
+    common = {(p["a"], p["b"]): p.get("common") for p in topo["p2p"]}
     for f in chk["findings"]:
+        # The root complex is crossed only without a common bridge.
+        if f["id"] == "gpudirect.p2p-unknown" and common.get(tuple(f["devices"][:2])):
+            errs.append(f"{name}: {f['id']} says {f['devices'][0]} -> {f['devices'][1]} "
+                        f"crosses the root complex, below common bridge "
+                        f"{common[tuple(f['devices'][:2])]}")
         if f["severity"] != "fail":
             continue
         unknown = [b for b in f["devices"] if b in devs and not log.acs_known(b)
