@@ -72,6 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		d->config_len = v.v[i].len;
 		d->caps_hidden = v.v[i].caps_hidden;
 		d->ids_unknown = !v.v[i].ids_known;
+		d->class_unknown = !v.v[i].class_known;
 	}
 	pa_vvv_clear(&v);
 	if (!pa_lspci_model(&s, &rep, what, sizeof(what))) {

@@ -213,6 +213,7 @@ static int read_vvv(const char *text, size_t len, struct pa_sysfs *s,
 		if (!err) {
 			s->devs[s->n - 1].caps_hidden = v.v[i].caps_hidden;
 			s->devs[s->n - 1].ids_unknown = !v.v[i].ids_known;
+			s->devs[s->n - 1].class_unknown = !v.v[i].class_known;
 		}
 	}
 	pa_vvv_clear(&v);

@@ -487,6 +487,7 @@ static bool ids_from_names(const char *p, const char *end,
 	char buf[256];
 	size_t n;
 
+	*class = 0xffff;	/* unknown, until a name gives it */
 	while (p < end && *p == ' ')
 		p++;
 	if (!names || !names->ids || !names->class_code || !colon)
@@ -525,6 +526,7 @@ static void start(struct block *b, const struct pa_lspci_head *h,
 	b->f.ids_known = h->has_ids ||
 			 ids_from_names(h->rest, end, names, &class, &vendor,
 					&device);
+	b->f.class_known = h->has_ids || class != 0xffff;
 	if (!b->f.ids_known)
 		vendor = device = 0;
 	put16(c, PCI_VENDOR_ID, vendor);

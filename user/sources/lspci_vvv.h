@@ -35,6 +35,7 @@ struct pa_vvv_fn {
 	size_t len;			/* 4096, or 256 without extended space */
 	bool caps_hidden;		/* "Capabilities: <access denied>" */
 	bool ids_known;			/* from -n's numbers, or the names */
+	bool class_known;		/* the same, for the class code */
 };
 
 struct pa_vvv {

@@ -390,7 +390,11 @@ static int check_input(struct pa_report *rep, const struct pa_sysfs_dev *s,
 		return pa_warn(w, "%s: its sysfs path %s does not end in its own address: its parent bridge is unknown",
 			       name, s->path);
 	if (s->ids_unknown &&
-	    pa_warn(w, "%s: lspci printed names without -nn's ids, and this host's pci.ids does not have them: its ids and class are unknown (lspci -nn prints them)",
+	    pa_warn(w, "%s: lspci printed names without -nn's ids, which this host's pci.ids does not tell apart (a name two devices share, or one it lacks): its vendor and device ids are unknown (lspci -nn prints them)",
+		    name))
+		return -ENOMEM;
+	if (s->class_unknown &&
+	    pa_warn(w, "%s: lspci printed a class name without -nn's code that this host's pci.ids does not tell: its class is unknown (lspci -nn prints it)",
 		    name))
 		return -ENOMEM;
 	if (d->caps_unknown)
