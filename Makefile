@@ -197,11 +197,15 @@ doc-test: deps cli
 
 # Real and emulated machines' lspci captures (tests/fixtures/lspci): every
 # field --lspci decodes against lspci's own decode, the check verdicts
-# written down, and the incomplete captures refused or flagged. Then fleet
-# over 1,000 generated hosts with 20 planted outliers (tests/fleet, ~5 s).
+# written down, and the incomplete captures refused or flagged; each capture
+# as plain lspci -vvv text against its hex; the real GPU hosts' logs of
+# ../shared (tests/real_hosts.py, skipped without them). Then fleet over
+# 1,000 generated hosts with 20 planted outliers (tests/fleet, ~5 s).
 .PHONY: corpus-test
 corpus-test: cli
 	@python3 tests/fixtures/lspci/compare.py
+	@python3 tests/fixtures/lspci/text_vs_hex.py
+	@python3 tests/real_hosts.py || [ $$? = 77 ]
 	@python3 tests/fleet/fleet-test.py user/pcieaudit-cli
 
 # The debug test kernel builds in the background from the start, at low

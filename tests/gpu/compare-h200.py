@@ -153,6 +153,10 @@ def compare(cli, r):
     tj = json.loads(run(cli, "--json", "topo", "--sysfs", os.path.join(FIX, "sysfs")))
     labels = {d["bdf"]: d["label"] for d in tj["devices"]}
     order = [b for b in sorted(smi)]
+    # null (unknown) from this CLI, -1 from older ones.
+    for d in devs.values():
+        if d["numa_node"] is None:
+            d["numa_node"] = -1
     all_unknown = all(d["numa_node"] < 0 for d in devs.values())
     for i, bdf in enumerate(order):
         numa = devs[bdf]["numa_node"]

@@ -448,7 +448,9 @@ static struct nl_msg *server_device(const struct request *req,
 	struct nlattr *nest;
 
 	test_put_addr(msg, PCIEAUDIT_A_DEV_ADDR, 0, d->bus, d->devfn);
-	nla_put_u16(msg, PCIEAUDIT_A_DEV_VENDOR, 0x1234);
+	/* The GPU is NVIDIA's: topo numbers only those GPUn. */
+	nla_put_u16(msg, PCIEAUDIT_A_DEV_VENDOR,
+		    d->class >> 16 == 0x03 ? 0x10de : 0x1234);
 	nla_put_u16(msg, PCIEAUDIT_A_DEV_DEVICE, 0x0001);
 	nla_put_u32(msg, PCIEAUDIT_A_DEV_CLASS, d->class);
 	nla_put_u32(msg, PCIEAUDIT_A_DEV_FLAGS, PCIEAUDIT_DEV_F_PCIE |
@@ -1453,7 +1455,7 @@ static void topo_text_matrix(void **state)
 		"GPU0   X      PIX*!  PHB-!\n"
 		"NIC0   PIX*!  X      PHB-\n"
 		"NVME0  PHB-!  PHB-   X\n");
-	assert_contains(r.out, "\nGPU0   [0000:00] 0000:03:00.0 Endpoint [1234:0001]");
+	assert_contains(r.out, "\nGPU0   [0000:00] 0000:03:00.0 Endpoint [10de:0001]");
 	assert_contains(r.out, "\nLegend:\n");
 	release(&r);
 	/* One dump, selecting the three by address. */
@@ -1773,7 +1775,7 @@ static void fleet_files(void **state)
 
 static void check_bad_input(void **state)
 {
-	char part[160];
+	char part[400];
 
 	(void)state;
 	expect_failure(run("check", "--input", SNAPSHOTS "/missing.json"),
@@ -1799,6 +1801,17 @@ static void check_bad_input(void **state)
 		       "no PCI functions under /nonexistent-pa");
 	expect_failure(run("report", "--input", tmp_path("cut.json")),
 		       PA_EXIT_BAD_INPUT, "invalid JSON");
+	/* Issue 24: neither hex nor lspci -vvv blocks, and the message
+	 * says what the file held and what is needed. */
+	write_tmp("nn.txt",
+		  "00:00.0 Host bridge [0600]: Intel Corporation 440FX [8086:1237] (rev 02)\n"
+		  "00:01.0 ISA bridge [0601]: Intel Corporation PIIX3 ISA [8086:7000]\n"
+		  "-[0000:00]-+-00.0\n"
+		  "           \\-01.0\n");
+	snprintf(part, sizeof(part), "no PCI function in %s (it holds 2 function lines without hex rows or lspci -v blocks below them: lspci or lspci -nn output, and an lspci -t drawing of 2 functions): expected lspci -vvv output",
+		 tmp_path("nn.txt"));
+	expect_failure(run("report", "--lspci", tmp_path("nn.txt")),
+		       PA_EXIT_BAD_INPUT, part);
 	assert_int_equal(fake.dos[PCIEAUDIT_CMD_INFO_GET], 0);
 }
 

@@ -746,7 +746,7 @@ static void nccl_xml_switch(void **state)
 "<system version=\"1\">\n"
 "  <cpu numaid=\"0\" affinity=\"ffff\" arch=\"x86_64\" vendor=\"AuthenticAMD\" familyid=\"25\" modelid=\"17\">\n"
 "    <pci busid=\"0000:01:00.0\" class=\"0x060400\" vendor=\"0x1234\" device=\"0x0001\" subsystem_vendor=\"0x0000\" subsystem_device=\"0x0000\" link_speed=\"32.0 GT/s PCIe\" link_width=\"16\">\n"
-"      <pci busid=\"0000:03:00.0\" class=\"0x030200\" vendor=\"0x1234\" device=\"0x0001\" subsystem_vendor=\"0x0000\" subsystem_device=\"0x0000\" link_speed=\"32.0 GT/s PCIe\" link_width=\"16\"/>\n"
+"      <pci busid=\"0000:03:00.0\" class=\"0x030200\" vendor=\"0x10de\" device=\"0x0001\" subsystem_vendor=\"0x0000\" subsystem_device=\"0x0000\" link_speed=\"32.0 GT/s PCIe\" link_width=\"16\"/>\n"
 "      <pci busid=\"0000:04:00.0\" class=\"0x020700\" vendor=\"0x1234\" device=\"0x0001\" subsystem_vendor=\"0x0000\" subsystem_device=\"0x0000\" link_speed=\"16.0 GT/s PCIe\" link_width=\"8\"/>\n"
 "    </pci>\n"
 "  </cpu>\n"

@@ -23,6 +23,8 @@
 #include "lspci_model.h"
 #include "lspci_read.h"
 #include "lspci_text.h"
+#include "lspci_vvv.h"
+#include "config_space.h"
 #include "lspci_tree.h"
 
 /* 16 hex lines of 16 bytes: 256 bytes of a bridge or an endpoint. */
@@ -78,6 +80,252 @@ static void quoted_mail(void **state)
 	assert_true(t.verbose);
 	assert_true(t.iommu_groups);
 	pa_lspci_text_clear(&t);
+}
+
+/*
+ * Issue 24's findings 3 and 5: lspci -v (one v) puts the NUMA node and
+ * IOMMU group in its Flags line and prints regions without "Region N:";
+ * the configuration space numbers them (a 64-bit BAR takes two). Region
+ * lines inside a capability (SR-IOV's VF BARs) are not the function's.
+ */
+static void verbose_one_v(void **state)
+{
+	uint8_t config[256] = { 0 };
+	char text[2048];
+	struct pa_lspci_text t;
+
+	(void)state;
+	snprintf(text, sizeof(text),
+		 "1a:00.0 VGA compatible controller: NVIDIA Corporation Device 1e04 (rev a1)\n"
+		 "\tFlags: fast devsel, IRQ 11, NUMA node 0, IOMMU group 7\n"
+		 "\tMemory at b4000000 (32-bit, non-prefetchable) [disabled] [size=16M]\n"
+		 "\tMemory at a0000000 (64-bit, prefetchable) [disabled] [size=256M]\n"
+		 "\tI/O ports at 7000 [disabled] [size=128]\n"
+		 "\tExpansion ROM at b5000000 [disabled] [size=512K]\n"
+		 "\tCapabilities: [160] Single Root I/O Virtualization (SR-IOV)\n"
+		 "\t\tRegion 0: Memory at 00000000c4600000 (64-bit, non-prefetchable)\n");
+	normalise(text, &t);
+	assert_int_equal(t.nfacts, 1);
+	assert_string_equal(t.facts[0].numa_node, "0");
+	assert_string_equal(t.facts[0].iommu_group, "7");
+	assert_int_equal(t.facts[0].nplain, 3);
+	assert_false(t.facts[0].bar_sizes_known);
+	/* BAR0 32-bit memory, BAR1-2 64-bit, BAR3-4 empty, BAR5 I/O. */
+	config[0x13] = 0xb4;
+	config[0x14] = 0x0c;
+	config[0x17] = 0xa0;
+	config[0x24] = 0x01;
+	config[0x25] = 0x70;
+	assert_true(pa_lspci_plain_regions(&t.facts[0], config, sizeof(config)));
+	assert_true(t.facts[0].bar_sizes_known);
+	assert_int_equal(t.facts[0].bar_size[0], 16u << 20);
+	assert_int_equal(t.facts[0].bar_size[1], 256u << 20);
+	assert_int_equal(t.facts[0].bar_size[2], 0);
+	assert_int_equal(t.facts[0].bar_size[5], 128);
+	/* A count that does not match leaves the sizes unknown. */
+	config[0x24] = 0;
+	config[0x25] = 0;
+	t.facts[0].bar_sizes_known = false;
+	assert_false(pa_lspci_plain_regions(&t.facts[0], config, sizeof(config)));
+	assert_false(t.facts[0].bar_sizes_known);
+	pa_lspci_text_clear(&t);
+}
+
+/* ---- Plain lspci -vvv text (lspci_vvv.c) --------------------------------- */
+
+static const char root_port_vvv[] =
+	"> 0000:00:02.0 PCI bridge [0604]: Red Hat, Inc. QEMU PCIe Root port [1b36:000c] (rev 02) (prog-if 00 [Normal decode])\n"
+	">\tSubsystem: Red Hat, Inc. QEMU PCIe Root port [1b36:0000]\n"
+	">\tControl: I/O+ Mem+ BusMaster+\n"
+	">\tRegion 0: Memory at fde44000 (32-bit, non-prefetchable) [size=4K]\n"
+	">\tBus: primary=00, secondary=01, subordinate=08, sec-latency=0\n"
+	">\tCapabilities: [54] Express (v2) Root Port (Slot+), MSI 00\n"
+	">\t\tDevCap:\tMaxPayload 256 bytes, PhantFunc 0\n"
+	">\t\t\tExtTag- RBE+\n"
+	">\t\tDevCtl:\tCorrErr+ NonFatalErr+ FatalErr+ UnsupReq+\n"
+	">\t\t\tRlxdOrd+ ExtTag- PhantFunc- AuxPwr- NoSnoop-\n"
+	">\t\t\tMaxPayload 128 bytes, MaxReadReq 512 bytes\n"
+	">\t\tLnkCap:\tPort #1, Speed 16GT/s, Width x16, ASPM L0s\n"
+	">\t\tLnkSta:\tSpeed 8GT/s (downgraded), Width x8 (downgraded)\n"
+	">\t\tLnkCtl2: Target Link Speed: 16GT/s, EnterCompliance- SpeedDis-\n"
+	">\tCapabilities: [48] MSI-X: Enable+ Count=1 Masked-\n"
+	">\tCapabilities: [100 v2] Advanced Error Reporting\n"
+	">\t\tUESta:\tDLP- SDES- TLP-\n"
+	">\tCapabilities: [148 v1] Access Control Services\n"
+	">\t\tACSCap:\tSrcValid+ TransBlk+ ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans+\n"
+	">\t\tACSCtl:\tSrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-\n"
+	">\tKernel driver in use: pcieport\n"
+	">\n"
+	"> 0000:00:02.1 PCI bridge [0604]: Red Hat, Inc. QEMU PCIe Root port [1b36:000c]\n"
+	">\tControl: I/O+ Mem+ BusMaster+\n"
+	">\tCapabilities: <access denied>\n";
+
+static void vvv(const char *text, const struct pa_vvv_names *names,
+		struct pa_vvv *v)
+{
+	assert_int_equal(pa_vvv_parse(text, strlen(text), names, v), 0);
+}
+
+/*
+ * Issue 24's deliver item 3: the registers are rebuilt where lspci
+ * printed them, and read back by the same parser as a dump's bytes.
+ */
+static void vvv_root_port(void **state)
+{
+	struct pa_config c;
+	struct pa_vvv v;
+
+	(void)state;
+	vvv(root_port_vvv, NULL, &v);
+	assert_int_equal(v.n, 2);
+	assert_string_equal(v.v[0].bdf, "0000:00:02.0");
+	assert_true(v.v[0].ids_known);
+	assert_false(v.v[0].caps_hidden);
+	assert_int_equal(v.v[0].len, 4096);
+	pa_config_parse(v.v[0].config, v.v[0].len, &c);
+	assert_int_equal(c.vendor, 0x1b36);
+	assert_int_equal(c.device, 0x000c);
+	assert_int_equal(c.class, 0x060400);
+	assert_int_equal(c.revision, 2);
+	assert_true(c.bridge);
+	assert_true(c.multifunction);		/* 00:02.1 follows */
+	assert_int_equal(c.secondary_bus, 1);
+	assert_int_equal(v.v[0].config[PCI_SUBORDINATE_BUS], 8);
+	assert_int_equal(c.pcie_type, PCI_EXP_TYPE_ROOT_PORT);
+	assert_int_equal(c.devcap & PCI_EXP_DEVCAP_PAYLOAD, 1);		/* 256 */
+	assert_int_equal(c.devctl & PCI_EXP_DEVCTL_PAYLOAD, 0);		/* 128 */
+	assert_int_equal((c.devctl & PCI_EXP_DEVCTL_READRQ) >> 12, 2);	/* 512 */
+	assert_true(c.devctl & PCI_EXP_DEVCTL_RELAX_EN);
+	assert_false(c.devctl & PCI_EXP_DEVCTL_EXT_TAG);
+	assert_true(c.has_link);
+	assert_int_equal(c.link.lnkcap & PCI_EXP_LNKCAP_SLS, 4);
+	assert_int_equal((c.link.lnkcap & PCI_EXP_LNKCAP_MLW) >> 4, 16);
+	assert_int_equal(c.link.lnksta & PCI_EXP_LNKSTA_CLS, 3);
+	assert_int_equal((c.link.lnksta & PCI_EXP_LNKSTA_NLW) >> 4, 8);
+	assert_true(c.link.has_lnkctl2);
+	assert_int_equal(c.link.lnkctl2 & 0xf, 4);
+	/* ACS after AER, which keeps its place in the chain with ID 0. */
+	assert_true(c.has_acs);
+	assert_int_equal(c.acs.pos, 0x148);
+	assert_int_equal(c.acs.cap, 0x5f);
+	assert_int_equal(c.acs.ctrl, 0x1d);
+	assert_false(c.has_ats);
+	assert_int_equal(c.nbar_regs, 2);
+	assert_int_equal(c.bar_regs[0].address, 0xfde44000);
+	assert_int_equal(c.bar_regs[0].flags, PCIEAUDIT_BAR_F_MEM);
+	/* lspci without root: the capabilities are hidden, not absent. */
+	assert_string_equal(v.v[1].bdf, "0000:00:02.1");
+	assert_true(v.v[1].caps_hidden);
+	assert_int_equal(v.v[1].len, 256);
+	pa_vvv_clear(&v);
+}
+
+/* Resizable BAR and ATS; -v (one v) names capabilities, not registers:
+ * hidden too. A block with hex rows is the dump reader's. */
+static void vvv_rebar_ats(void **state)
+{
+	static const char text[] =
+		"41:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102GL [RTX A6000] [10de:2230] (rev a1)\n"
+		"\tRegion 0: Memory at f4000000 (32-bit, non-prefetchable) [size=16M]\n"
+		"\tRegion 1: Memory at 38000000000 (64-bit, prefetchable) [size=64G]\n"
+		"\tCapabilities: [60] Express (v2) Legacy Endpoint, MSI 00\n"
+		"\t\tDevCap:\tMaxPayload 256 bytes, PhantFunc 0, Latency L0s unlimited\n"
+		"\t\tLnkCap:\tPort #0, Speed 16GT/s, Width x16\n"
+		"\tCapabilities: [100 v1] Virtual Channel\n"
+		"\tCapabilities: [420 v1] Address Translation Service (ATS)\n"
+		"\t\tATSCap:\tInvalidate Queue Depth: 01\n"
+		"\t\tATSCtl:\tEnable+, Smallest Translation Unit: 00\n"
+		"\tCapabilities: [bb0 v1] Physical Resizable BAR\n"
+		"\t\tBAR 0: current size: 16MB, supported: 16MB\n"
+		"\t\tBAR 1: current size: 64GB, supported: 64MB 128MB 256MB 64GB\n"
+		"\n"
+		"02:00.0 Ethernet controller: Intel Corporation I210 Gigabit Network Connection (rev 03)\n"
+		"\tFlags: bus master, fast devsel, latency 0, IRQ 17, NUMA node 0\n"
+		"\tCapabilities: [a0] Express Endpoint, MSI 00\n"
+		"\n"
+		"03:00.0 Ethernet controller: Intel Corporation Device 1533\n"
+		"\tControl: I/O+\n"
+		"00: 86 80 33 15 07 04 10 00 03 00 00 02 10 00 00 00\n"
+		"\n"
+		"04:00.0 Ethernet controller [0200]: Intel Corporation Device [8086:1533]\n"
+		"pcieaudit-cli: not a line of lspci's\n";
+	struct pa_config c;
+	struct pa_vvv v;
+
+	(void)state;
+	vvv(text, NULL, &v);
+	assert_int_equal(v.n, 2);
+	assert_int_equal(v.bare_headers, 1);
+	pa_config_parse(v.v[0].config, v.v[0].len, &c);
+	assert_int_equal(c.pcie_type, PCI_EXP_TYPE_LEG_END);
+	assert_true(c.has_ats);
+	assert_int_equal(c.ats_cap & 0x1f, 1);
+	assert_true(c.ats_ctrl & PCI_ATS_CTRL_ENABLE);
+	assert_true(c.rebar[0]);
+	assert_true(c.rebar[1]);
+	assert_int_equal((c.rebar_ctrl[1] >> 8) & 0x3f, 16);	/* 64 GB */
+	assert_int_equal(c.rebar_cap[1], (1u << 10) | (1u << 11) | (1u << 12) |
+				       (1u << 20));
+	assert_int_equal(c.bar_regs[1].address, 0x38000000000ull);
+	assert_true(c.bar_regs[1].flags & PCIEAUDIT_BAR_F_MEM64);
+	assert_true(c.bar_regs[1].flags & PCIEAUDIT_BAR_F_PREFETCH);
+	/* Names without -n, and no lookup: ids unknown. */
+	assert_string_equal(v.v[1].bdf, "0000:02:00.0");
+	assert_false(v.v[1].ids_known);
+	assert_true(v.v[1].caps_hidden);
+	pa_vvv_clear(&v);
+}
+
+static bool stub_ids(void *arg, const char *names, uint16_t *vendor,
+		     uint16_t *device)
+{
+	(void)arg;
+	if (strcmp(names, "Intel Corporation I210 Gigabit Network Connection"))
+		return false;
+	*vendor = 0x8086;
+	*device = 0x1533;
+	return true;
+}
+
+static bool stub_class(void *arg, const char *name, uint16_t *class)
+{
+	(void)arg;
+	if (strcmp(name, "Ethernet controller"))
+		return false;
+	*class = 0x0200;
+	return true;
+}
+
+/* Without -n: the names looked up; one the lookup lacks stays unknown. */
+static void vvv_names(void **state)
+{
+	static const char text[] =
+		"02:00.0 Ethernet controller: Intel Corporation I210 Gigabit Network Connection (rev 03)\n"
+		"\tSubsystem: Intel Corporation Device 0000\n"
+		"\tControl: I/O+\n"
+		"\n"
+		"03:00.0 Ethernet controller: Intel Corporation Device Nobody Knows\n"
+		"\tControl: I/O+\n";
+	const struct pa_vvv_names names = { stub_ids, stub_class, NULL };
+	struct pa_config c;
+	struct pa_vvv v;
+
+	(void)state;
+	vvv(text, &names, &v);
+	assert_int_equal(v.n, 2);
+	assert_true(v.v[0].ids_known);
+	pa_config_parse(v.v[0].config, v.v[0].len, &c);
+	assert_int_equal(c.vendor, 0x8086);
+	assert_int_equal(c.device, 0x1533);
+	assert_int_equal(c.class, 0x020000);
+	assert_int_equal(c.revision, 3);
+	/* A subsystem by name only is not looked up: unknown, 0. */
+	assert_int_equal(c.subsys_vendor, 0);
+	assert_false(v.v[1].ids_known);
+	pa_config_parse(v.v[1].config, v.v[1].len, &c);
+	assert_int_equal(c.vendor, 0);
+	assert_int_equal(c.class, 0x020000);
+	pa_vvv_clear(&v);
 }
 
 /* A bug report's indentation, -D, and the same function twice: the
@@ -782,6 +1030,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(quoted_mail),
+		cmocka_unit_test(verbose_one_v),
+		cmocka_unit_test(vvv_root_port),
+		cmocka_unit_test(vvv_rebar_ats),
+		cmocka_unit_test(vvv_names),
 		cmocka_unit_test(indented_twice),
 		cmocka_unit_test(nothing_there),
 		cmocka_unit_test(header_ids),

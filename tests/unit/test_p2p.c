@@ -187,8 +187,8 @@ static void set_numa(struct pa_report *rep, int numa)
 		rep->devices[i].numa_node = numa;
 }
 
-/* -1 everywhere is a machine without NUMA information: one node. -1 next
- * to known nodes is unknown, and unknown is SYS. */
+/* -1 is node 0 only on a host known to have one node; unknown is SYS,
+ * never NODE, even where every function has -1 (an lspci dump). */
 static void legend_unknown_numa(void **state)
 {
 	struct pa_report rep;
@@ -197,7 +197,14 @@ static void legend_unknown_numa(void **state)
 	(void)state;
 	server(&rep);
 	set_numa(&rep, -1);
+	assert_string_equal(legend(&rep, gpu0, far_gpu), "SYS");
+	rep.has_host = true;
+	rep.host.numa_nodes = 2;
+	assert_string_equal(legend(&rep, gpu0, far_gpu), "SYS");
+	rep.host.numa_nodes = 1;
 	assert_string_equal(legend(&rep, gpu0, far_gpu), "NODE");
+	rep.has_host = false;
+	rep.host.numa_nodes = -1;
 	d = (struct pa_device *)pa_report_find(&rep, &dom_gpu);
 	d->numa_node = 0;
 	assert_string_equal(legend(&rep, gpu0, far_gpu), "SYS");
@@ -480,6 +487,28 @@ static void select_default(void **state)
 	pa_report_clear(&rep);
 }
 
+/* Issue 24's finding 7: a BMC's VGA (ASPEED) is no GPU; GPUn are
+ * NVIDIA's by bus id, as nvidia-smi numbers them, then AMD's. */
+static void gpu_labels(void **state)
+{
+	struct pa_report rep;
+	struct pa_topo t;
+	char text[512];
+
+	(void)state;
+	server(&rep);
+	((struct pa_device *)pa_report_find(&rep, &gpu0))->vendor = 0x1a03;
+	((struct pa_device *)pa_report_find(&rep, &gpu1))->vendor = PA_VENDOR_AMD;
+	assert_int_equal(pa_topo_select(&rep, PA_SELECT_DEFAULT, NULL, 0, &t,
+					NULL), 0);
+	labels(&t, text, sizeof(text));
+	assert_string_equal(text,
+		"GPU0=c1.0 GPU1=81.0 GPU2=07.0 NIC0=04.0 NIC1=09.0 NIC2=09.1 "
+		"NVME0=08.0 DISP0=03.0 ");
+	pa_topo_clear(&t);
+	pa_report_clear(&rep);
+}
+
 static void select_list(void **state)
 {
 	const struct pa_addr list[] = { nic0, gpu0, nic0, usp };
@@ -595,6 +624,57 @@ static void list_is(const struct pa_addr_list *l, const char *want)
 
 /* As calc_map_type_and_dist() walks: hops with the endpoints, redirects
  * from the provider up to the common bridge, then the client's side. */
+/*
+ * Issue 24's finding 1: with 256 bytes of a switch port (lspci -xxx, sysfs
+ * read without root), whether it redirects is unknown, and so is the
+ * pair: never direct. A port known to redirect still decides it.
+ */
+static void inferred_unknown_acs(void **state)
+{
+	struct pa_report rep;
+	struct pa_p2p_pair p;
+	struct pa_addr at;
+
+	(void)state;
+	server(&rep);
+	((struct pa_device *)pa_report_find(&rep, &(struct pa_addr){ 0, 0x02, 0x08 }))
+		->no_extended_config = true;
+	assert_int_equal(pa_p2p_infer(&rep, &gpu0, &nic0, &p), 0);
+	assert_int_equal(p.map, 0);
+	assert_int_equal(p.path, 0);
+	assert_int_equal(p.host_rule, 0);
+	assert_true(pa_p2p_acs_unknown_at(&rep, &p, &at));
+	assert_true(pa_addr_eq(&at, &(struct pa_addr){ 0, 0x02, 0x08 }));
+	assert_int_equal(pa_p2p_add(&rep.p2p, &p), 0);
+	pa_p2p_sort(&rep.p2p);
+	cell(&rep, gpu0, nic0, "PIX~!");
+	/* The common bridge counts too, as the kernel walks it. */
+	((struct pa_device *)pa_report_find(&rep, &(struct pa_addr){ 0, 0x02, 0x08 }))
+		->no_extended_config = false;
+	((struct pa_device *)pa_report_find(&rep, &usp))->config_not_captured = true;
+	assert_int_equal(pa_p2p_infer(&rep, &gpu0, &nic0, &p), 0);
+	assert_int_equal(p.map, 0);
+	pa_p2p_pair_clear(&p);
+	/* A port known to redirect: through the root complex, whatever
+	 * the unknown one does. */
+	set_acs(&rep, 0x02, 0x00, 0x1d);
+	assert_int_equal(pa_p2p_infer(&rep, &gpu0, &nic0, &p), 0);
+	assert_int_equal(p.path, PCIEAUDIT_P2P_PATH_ACS_REDIRECT);
+	assert_false(pa_p2p_acs_unknown_at(&rep, &p, &at));
+	pa_p2p_pair_clear(&p);
+	/* A snapshot's pair of an older writer, direct across it, and one
+	 * the kernel answered. */
+	((struct pa_device *)pa_report_find(&rep, &(struct pa_addr){ 0, 0x02, 0x00 }))
+		->has_acs = false;
+	pair(&rep, gpu0, nic0, PCIEAUDIT_P2P_MAP_BUS_ADDR);
+	rep.p2p.pairs[rep.p2p.npairs - 1].has_kernel_distance = false;
+	pair(&rep, nic0, gpu0, PCIEAUDIT_P2P_MAP_BUS_ADDR);
+	pa_p2p_settle_unknown(&rep);
+	assert_int_equal(find(&rep, gpu0, nic0)->map, 0);
+	assert_int_equal(find(&rep, nic0, gpu0)->map, PCIEAUDIT_P2P_MAP_BUS_ADDR);
+	pa_report_clear(&rep);
+}
+
 static void inferred_paths(void **state)
 {
 	struct pa_report rep;
@@ -692,6 +772,8 @@ int main(void)
 		cmocka_unit_test(default_classes),
 		cmocka_unit_test(cells),
 		cmocka_unit_test(inferred_paths),
+		cmocka_unit_test(inferred_unknown_acs),
+		cmocka_unit_test(gpu_labels),
 		cmocka_unit_test(fill_missing_pairs),
 	};
 

@@ -140,7 +140,7 @@ static void assert_contains(const char *text, const char *part)
 static const char redirect_snapshot[] =
 "P2P DMA from 0000:03:00.0 (provider) to 0000:04:00.0 (client), path length 4\n"
 "\n"
-"provider    0000:03:00.0 Endpoint [1234:0001] 3D controller: NVIDIA Corporation GH100 [H100 SXM5 80GB] (driver vfio-pci, NUMA node 0)\n"
+"provider    0000:03:00.0 Endpoint [10de:0001] 3D controller: NVIDIA Corporation GH100 [H100 SXM5 80GB] (driver vfio-pci, NUMA node 0)\n"
 "            Link: 16GT/s x16 (max 16GT/s x16)\n"
 "up          0000:02:00.0 Downstream Port [1234:0001] PCI bridge: Broadcom / LSI PEX 890xx PCIe Gen 5 Switch (driver pcieport, NUMA node 0)\n"
 "            ACSCtl: SrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans- REDIRECTS\n"
@@ -265,7 +265,7 @@ static void p2p_remedy_before_6_11(void **state)
 static const char refused_snapshot[] =
 "P2P DMA from 0000:03:00.0 (provider) to 0000:05:00.0 (client), path length 6\n"
 "\n"
-"provider    0000:03:00.0 Endpoint [1234:0001] 3D controller: NVIDIA Corporation GH100 [H100 SXM5 80GB] (driver vfio-pci, NUMA node 0)\n"
+"provider    0000:03:00.0 Endpoint [10de:0001] 3D controller: NVIDIA Corporation GH100 [H100 SXM5 80GB] (driver vfio-pci, NUMA node 0)\n"
 "            Link: 16GT/s x16 (max 16GT/s x16)\n"
 "up          0000:02:00.0 Downstream Port [1234:0001] PCI bridge: Broadcom / LSI PEX 890xx PCIe Gen 5 Switch (driver pcieport, NUMA node 0)\n"
 "            ACSCtl: SrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-\n"
@@ -449,7 +449,7 @@ static const char topo_snapshot[] =
 "\n"
 "Rows are providers, columns clients.\n"
 "\n"
-"GPU0   [0000:00] 0000:03:00.0 Endpoint [1234:0001] 3D controller: NVIDIA Corporation GH100 [H100 SXM5 80GB] (driver vfio-pci, NUMA node 0)\n"
+"GPU0   [0000:00] 0000:03:00.0 Endpoint [10de:0001] 3D controller: NVIDIA Corporation GH100 [H100 SXM5 80GB] (driver vfio-pci, NUMA node 0)\n"
 "NIC0   [0000:00] 0000:04:00.0 Endpoint [1234:0001] Ethernet controller: Mellanox Technologies MT27800 Family [ConnectX-5] (driver vfio-pci, NUMA node 0)\n"
 "NVME0  [0000:00] 0000:05:00.0 Endpoint [1234:0001] Non-Volatile memory controller: Samsung Electronics Co Ltd NVMe SSD Controller PM9A1 (driver vfio-pci, NUMA node 0)\n"
 "\n"
@@ -468,6 +468,10 @@ static const char topo_snapshot[] =
 "  -      = not supported: the kernel refuses\n"
 "  !      = bandwidth trap: the narrowest link is under half of what\n"
 "           the faster device can do\n"
+"  ?      = no verdict: the path crosses the root complex, which the CPU\n"
+"           and the kernel's host bridge whitelist decide (not in the input)\n"
+"  ~      = no verdict: a function on the path has ACS unknown (256 bytes\n"
+"           of configuration space): direct, or redirected\n"
 "  ?      = no answer for this pair (devices changed meanwhile)\n"
 "[dddd:bb] is a device's host bridge, its root bus.\n"
 "'pcieaudit-cli p2p A B' explains a pair: path, verdicts, remedy.\n";
@@ -488,6 +492,16 @@ static void topo_matrix(void **state)
 	text = test_render(render_topo, &c, &ret);
 	assert_int_equal(ret, 0);
 	test_snapshot(text, topo_snapshot, "topo");
+	free(text);
+	/* Issue 24's finding 6: offline, every pair is answered, and a '?'
+	 * is no verdict, not "devices changed meanwhile". */
+	free(rep.info.module_version);
+	rep.info.module_version = NULL;
+	text = test_render(render_topo, &c, &ret);
+	assert_int_equal(ret, 0);
+	assert_null(strstr(text, "meanwhile"));
+	assert_non_null(strstr(text, "  ?      = no verdict: the path crosses the root complex"));
+	assert_non_null(strstr(text, "  ~      = no verdict: a function on the path has ACS unknown"));
 	free(text);
 	pa_topo_clear(&t);
 	pa_report_clear(&rep);

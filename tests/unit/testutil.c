@@ -266,7 +266,8 @@ void test_add_dev(struct pa_report *rep, const struct test_dev *spec)
 {
 	struct pa_device d = {
 		.addr = { spec->domain, spec->bus, spec->devfn },
-		.vendor = 0x1234, .device = 0x0001,
+		.vendor = spec->class >> 16 == 0x03 ? 0x10de : 0x1234,
+		.device = 0x0001,
 		.class = spec->class, .pcie_type = spec->pcie_type,
 		.numa_node = spec->numa,
 		.flags = spec->flags | (spec->pcie_type >= 0 ? PCIEAUDIT_DEV_F_PCIE : 0) |

@@ -81,7 +81,8 @@ struct test_dev {
 	uint32_t flags;		/* besides BRIDGE, which pcie_type implies */
 };
 
-/* Appends the function; the upstream shares its domain. */
+/* Appends the function; the upstream shares its domain. Its vendor is
+ * 10de (NVIDIA: a matrix's GPUn) for display classes, else 1234. */
 void test_add_dev(struct pa_report *rep, const struct test_dev *spec);
 
 /*

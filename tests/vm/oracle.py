@@ -429,7 +429,8 @@ def expected_device(snap, bdf):
         "subsystem_device": hexint(s["subsystem_device"]),
         "class": hexint(s["class"]),
         "revision": hexint(s["revision"]),
-        "numa_node": int(s["numa_node"]),
+        # The kernel's -1 (no node) is null: unknown.
+        "numa_node": int(s["numa_node"]) if int(s["numa_node"]) >= 0 else None,
         "driver": s.get("driver"),
         "upstream": parent if parent in snap.sysfs else None,
         "multifunction": multifunction(snap, bdf),

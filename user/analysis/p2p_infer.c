@@ -62,6 +62,58 @@ static uint32_t host_rule(const struct pa_report *rep)
 	return 0;
 }
 
+/* The first function of list whose ACS the input does not tell. */
+static bool unknown_in(const struct pa_report *rep,
+		       const struct pa_addr_list *list, struct pa_addr *at)
+{
+	for (size_t i = 0; i < list->n; i++) {
+		const struct pa_device *d = pa_report_find(rep, &list->addrs[i]);
+
+		if (d && pa_device_acs_unknown(d)) {
+			*at = d->addr;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool pa_p2p_acs_unknown_at(const struct pa_report *rep,
+			   const struct pa_p2p_pair *p, struct pa_addr *at)
+{
+	const struct pa_device *common;
+
+	if (!p->has_common || p->redirect.n)
+		return false;
+	if (unknown_in(rep, &p->hops_provider, at))
+		return true;
+	common = pa_report_find(rep, &p->common);
+	if (common && pa_device_acs_unknown(common)) {
+		*at = common->addr;
+		return true;
+	}
+	return unknown_in(rep, &p->hops_client, at);
+}
+
+/* Direct only where every function on the way is known not to redirect:
+ * with one unknown, the verdict is. */
+static void settle(const struct pa_report *rep, struct pa_p2p_pair *p)
+{
+	struct pa_addr at;
+
+	if (p->has_kernel_distance || p->map != PCIEAUDIT_P2P_MAP_BUS_ADDR ||
+	    !pa_p2p_acs_unknown_at(rep, p, &at))
+		return;
+	p->map = 0;
+	p->path = 0;
+	p->host_rule = 0;
+}
+
+void pa_p2p_settle_unknown(struct pa_report *rep)
+{
+	for (size_t i = 0; i < rep->p2p.npairs; i++)
+		settle(rep, &rep->p2p.pairs[i]);
+}
+
 static void verdict(const struct pa_report *rep, struct pa_p2p_pair *p)
 {
 	p->path_length = (uint32_t)(p->hops_provider.n + p->hops_client.n);
@@ -70,6 +122,7 @@ static void verdict(const struct pa_report *rep, struct pa_p2p_pair *p)
 		p->path = PCIEAUDIT_P2P_PATH_COMMON_UPSTREAM;
 		p->map = PCIEAUDIT_P2P_MAP_BUS_ADDR;
 		p->host_rule = PCIEAUDIT_P2P_HOST_NOT_NEEDED;
+		settle(rep, p);
 		return;
 	}
 	p->path = p->has_common ? PCIEAUDIT_P2P_PATH_ACS_REDIRECT :

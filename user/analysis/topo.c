@@ -9,6 +9,7 @@
 #include <linux/pcieaudit.h>
 
 #include "fabric.h"
+#include "p2p_infer.h"
 #include "p2p_path.h"
 
 static const struct {
@@ -87,22 +88,18 @@ static void visit_hop(const struct pa_addr *addr, enum pa_step_role role,
 		sc->several = true;
 }
 
-static bool every_numa_node_unknown(const struct pa_report *rep)
-{
-	for (size_t i = 0; i < rep->ndevices; i++)
-		if (rep->devices[i].numa_node >= 0)
-			return false;
-	return true;
-}
-
-static int numa_node(const struct pa_report *rep, const struct pa_addr *addr,
-		     bool all_unknown)
+/* A function's NUMA node, -1 when unknown. -1 is node 0 only on a host
+ * known to have a single node; elsewhere, and in an input that does not
+ * say (an lspci dump), it stays unknown. */
+static int numa_node(const struct pa_report *rep, const struct pa_addr *addr)
 {
 	const struct pa_device *dev = pa_report_find(rep, addr);
 
 	if (!dev)
 		return -1;
-	return dev->numa_node < 0 && all_unknown ? 0 : dev->numa_node;
+	if (dev->numa_node < 0 && rep->has_host && rep->host.numa_nodes == 1)
+		return 0;
+	return dev->numa_node;
 }
 
 /* No common upstream bridge: how far apart are their host bridges? */
@@ -110,7 +107,6 @@ static enum pa_legend across_root(const struct pa_report *rep,
 				  const struct pa_p2p_pair *pair)
 {
 	struct pa_addr hp, hc;
-	bool all_unknown;
 	int np, nc;
 
 	if (!pa_host_bridge(rep, &pair->provider, &hp) ||
@@ -118,9 +114,8 @@ static enum pa_legend across_root(const struct pa_report *rep,
 		return PA_LEGEND_SYS;
 	if (pa_addr_eq(&hp, &hc))
 		return PA_LEGEND_PHB;
-	all_unknown = every_numa_node_unknown(rep);
-	np = numa_node(rep, &pair->provider, all_unknown);
-	nc = numa_node(rep, &pair->client, all_unknown);
+	np = numa_node(rep, &pair->provider);
+	nc = numa_node(rep, &pair->client);
 	return np >= 0 && np == nc ? PA_LEGEND_NODE : PA_LEGEND_SYS;
 }
 
@@ -179,6 +174,9 @@ void pa_topo_cell(const struct pa_report *rep, const struct pa_addr *a,
 	pa_path_bottleneck(rep, pair, &bn);
 	/* The kernel's verdict where it gave one. */
 	marks[n] = map_mark(pa_p2p_verdict_map(pair));
+	if (marks[n] == PA_MARK_UNKNOWN_MAP &&
+	    pa_p2p_acs_unknown_at(rep, pair, &(struct pa_addr){ 0 }))
+		marks[n] = PA_MARK_ACS_UNKNOWN;
 	n += marks[n] != '\0';
 	if (bn.trap)
 		marks[n] = PA_MARK_TRAP;
@@ -186,9 +184,14 @@ void pa_topo_cell(const struct pa_report *rep, const struct pa_addr *a,
 		 pa_legend_name(pa_legend_of(rep, pair)), marks);
 }
 
-static const char *const kind_labels[PA_NKINDS] = {
+/* Matrix labels: the kinds, and display functions that are no GPU. */
+#define LABEL_DISPLAY	PA_NKINDS
+#define NLABELS		(PA_NKINDS + 1)
+
+static const char *const kind_labels[NLABELS] = {
 	[PA_KIND_GPU] = "GPU", [PA_KIND_ACC] = "ACC", [PA_KIND_NIC] = "NIC",
 	[PA_KIND_NVME] = "NVME", [PA_KIND_OTHER] = "DEV",
+	[LABEL_DISPLAY] = "DISP",
 };
 
 enum pa_kind pa_class_kind(uint32_t class)
@@ -209,6 +212,26 @@ bool pa_topo_default_class(uint32_t class)
 	return pa_class_kind(class) != PA_KIND_OTHER;
 }
 
+/* 0 for NVIDIA's GPUs, 1 for AMD's, 2 for any other display function. */
+static int gpu_rank(const struct pa_device *dev)
+{
+	return dev->vendor == PA_VENDOR_NVIDIA ? 0 :
+	       dev->vendor == PA_VENDOR_AMD ? 1 : 2;
+}
+
+bool pa_topo_is_gpu(const struct pa_device *dev)
+{
+	return pa_class_kind(dev->class) == PA_KIND_GPU && gpu_rank(dev) < 2;
+}
+
+static size_t label_of(const struct pa_device *dev)
+{
+	enum pa_kind k = pa_class_kind(dev->class);
+
+	return k == PA_KIND_GPU && !pa_topo_is_gpu(dev) ? LABEL_DISPLAY :
+	       (size_t)k;
+}
+
 static bool is_bridge(const struct pa_device *dev)
 {
 	return (dev->flags & PCIEAUDIT_DEV_F_BRIDGE) != 0;
@@ -226,9 +249,9 @@ static bool selected(const struct pa_device *dev, enum pa_select how)
 }
 
 static void add(struct pa_topo *t, const struct pa_device *dev,
-		size_t counts[PA_NKINDS])
+		size_t counts[NLABELS])
 {
-	enum pa_kind k = pa_class_kind(dev->class);
+	size_t k = label_of(dev);
 	struct pa_topo_dev *td = &t->devs[t->n++];
 
 	td->dev = dev;
@@ -236,16 +259,30 @@ static void add(struct pa_topo *t, const struct pa_device *dev,
 		 counts[k]++);
 }
 
+/*
+ * GPUs as nvidia-smi numbers them, NVIDIA's by bus id, then AMD's; the
+ * other kinds in turn, display functions that are no GPU (a BMC's VGA,
+ * an emulated display) before the rest.
+ */
 static void select_by_kind(const struct pa_report *rep, enum pa_select how,
 			   struct pa_topo *t)
 {
-	size_t counts[PA_NKINDS] = { 0 };
+	static const size_t order[] = {
+		PA_KIND_GPU, PA_KIND_ACC, PA_KIND_NIC, PA_KIND_NVME,
+		LABEL_DISPLAY, PA_KIND_OTHER,
+	};
+	size_t counts[NLABELS] = { 0 };
 
-	for (int k = 0; k < PA_NKINDS; k++)
-		for (size_t i = 0; i < rep->ndevices; i++)
-			if (pa_class_kind(rep->devices[i].class) == (enum pa_kind)k &&
-			    selected(&rep->devices[i], how))
-				add(t, &rep->devices[i], counts);
+	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
+		for (int rank = 0; rank < (order[o] == PA_KIND_GPU ? 2 : 1); rank++)
+			for (size_t i = 0; i < rep->ndevices; i++) {
+				const struct pa_device *d = &rep->devices[i];
+
+				if (label_of(d) == order[o] &&
+				    (order[o] != PA_KIND_GPU || gpu_rank(d) == rank) &&
+				    selected(d, how))
+					add(t, d, counts);
+			}
 }
 
 static bool listed_before(const struct pa_topo *t, const struct pa_device *dev)
@@ -259,7 +296,7 @@ static bool listed_before(const struct pa_topo *t, const struct pa_device *dev)
 static int select_list(const struct pa_report *rep, const struct pa_addr *list,
 		       size_t nlist, struct pa_topo *t, size_t *missing)
 {
-	size_t counts[PA_NKINDS] = { 0 };
+	size_t counts[NLABELS] = { 0 };
 
 	for (size_t i = 0; i < nlist; i++) {
 		const struct pa_device *dev = pa_report_find(rep, &list[i]);

@@ -28,8 +28,8 @@
  *         node or host bridge unknown.
  * A device's host bridge is its root bus (domain:bus): the bus of the
  * function reached by following upstream links until there is none. NUMA
- * node -1 counts as node 0 only when every function in the report has -1
- * (a machine without NUMA information); otherwise it is unknown.
+ * node -1 counts as node 0 only on a host whose facts say it has a single
+ * node; otherwise it is unknown, and an unknown node is never NODE.
  */
 enum pa_legend {
 	PA_LEGEND_X,
@@ -58,6 +58,7 @@ bool pa_host_bridge(const struct pa_report *rep, const struct pa_addr *addr,
 #define PA_MARK_HOST_BRIDGE	'*'
 #define PA_MARK_REFUSED		'-'
 #define PA_MARK_UNKNOWN_MAP	'?'
+#define PA_MARK_ACS_UNKNOWN	'~'
 #define PA_MARK_TRAP		'!'
 #define PA_CELL_NO_ANSWER	"?"
 
@@ -69,8 +70,10 @@ bool pa_host_bridge(const struct pa_report *rep, const struct pa_addr *addr,
  * "X" on the diagonal, "NV#" or "XGMI" for a pair joined by accelerator
  * links (rep->fabric), PA_CELL_NO_ANSWER without a pair, else the legend,
  * then a mark for pcieaudit's map type (none for direct bus addresses,
- * '*' through the host bridge, '-' refused, '?' a type this CLI does not
- * know), then '!' for a bandwidth trap.
+ * '*' through the host bridge, '-' refused, '?' no verdict: through the
+ * root complex, undecided without the CPU and the kernel's whitelist;
+ * '~' no verdict: ACS unknown on the path, pa_p2p_acs_unknown_at()), then
+ * '!' for a bandwidth trap.
  */
 void pa_topo_cell(const struct pa_report *rep, const struct pa_addr *a,
 		  const struct pa_addr *b, char cell[PA_CELL_LEN]);
@@ -110,13 +113,22 @@ enum pa_kind {
 
 enum pa_kind pa_class_kind(uint32_t class);
 
+#define PA_VENDOR_NVIDIA	0x10de
+#define PA_VENDOR_AMD		0x1002
+
+/* A display-class function of NVIDIA or AMD: a matrix's GPUn. Others (a
+ * BMC's VGA, an emulated display) are DISPn there; check's kinds still
+ * go by class alone. */
+bool pa_topo_is_gpu(const struct pa_device *dev);
+
 /* True for the classes PA_SELECT_DEFAULT shows. */
 bool pa_topo_default_class(uint32_t class);
 
 /*
  * Selects and labels devices of the report. Default and all are ordered
- * GPUs, accelerators, NICs, NVMe, others, each by address; a list keeps
- * its order and drops repeats. -ENODEV when a listed address is not in the
+ * GPUs (NVIDIA's first, as nvidia-smi numbers them, then AMD's),
+ * accelerators, NICs, NVMe, other display functions (DISPn), others, each
+ * by address; a list keeps its order and drops repeats. -ENODEV when a listed address is not in the
  * report, with *missing its index; -ENOMEM.
  */
 int pa_topo_select(const struct pa_report *rep, enum pa_select how,

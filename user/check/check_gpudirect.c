@@ -17,6 +17,7 @@
 #include "check_gpudirect.h"
 #include "check_gpudirect_sw.h"
 #include "link.h"
+#include "p2p_infer.h"
 #include "p2p_path.h"
 #include "remedy.h"
 #include "strbuf.h"
@@ -385,6 +386,12 @@ static void check_pairs(struct gd *g)
 		const struct pa_device *unknown = acs_unknown_hop(g, p);
 		bool redirected = p->path == PCIEAUDIT_P2P_PATH_ACS_REDIRECT &&
 				  p->redirect.n;
+		/* Below a common bridge, with unknown ACS on the way (the
+		 * common bridge or an endpoint too): no verdict, and no root
+		 * complex crossed either. */
+		struct pa_addr at;
+		bool open = pa_p2p_acs_unknown_at(g->rep, p, &at) &&
+			    !pa_p2p_verdict_map(p);
 
 		/* NVLink or XGMI carries the pair's traffic, not PCIe. */
 		if (l) {
@@ -392,9 +399,11 @@ static void check_pairs(struct gd *g)
 			g->joined++;
 			continue;
 		}
+		if (!unknown && open)
+			unknown = pa_report_find(g->rep, &at);
 		if (!redirected && unknown)
 			check_redirect_unknown(g, p, unknown);
-		if (!redirected &&
+		if (!redirected && !open &&
 		    pa_p2p_verdict_map(p) != PCIEAUDIT_P2P_MAP_BUS_ADDR)
 			check_root_complex(g, p);
 		check_numa(g, p);

@@ -29,6 +29,12 @@ struct vf {
 	struct pa_isolation iso;
 	struct port *ports;		/* acs-missing, by port */
 	size_t nports;
+	/* Ports above candidates whose ACS the input does not tell
+	 * (acs-missing), and candidates whose group ACS cannot be held
+	 * against for such a port (group-overclaims): unknown, not
+	 * findings. */
+	struct pa_addr_list acs_unknown;
+	size_t overclaim_unknown;
 	size_t candidates, vfio_devices;
 	size_t owner_unknown;		/* vfio-pci devices not-opened cannot judge */
 };
@@ -329,6 +335,27 @@ static struct port *port_entry(struct vf *v, const struct pa_device *p)
 	return e;
 }
 
+static bool listed(const struct pa_addr_list *l, const struct pa_addr *a)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (pa_addr_eq(&l->addrs[i], a))
+			return true;
+	return false;
+}
+
+/* Whether a culprit's ACS is unknown: what it would keep apart is. */
+static bool culprit_unknown(const struct pa_report *rep,
+			    const struct pa_addr_list *why)
+{
+	for (size_t i = 0; i < why->n; i++) {
+		const struct pa_device *d = pa_report_find(rep, &why->addrs[i]);
+
+		if (d && is_bridge(d) && pa_device_acs_unknown(d))
+			return true;
+	}
+	return false;
+}
+
 static void note_ports(struct vf *v, const struct pa_device *d)
 {
 	const struct pa_device *b = pa_report_upstream(v->rep, d);
@@ -337,9 +364,15 @@ static void note_ports(struct vf *v, const struct pa_device *d)
 	     steps++, b = pa_report_upstream(v->rep, b)) {
 		struct port *e;
 
-		if ((b->pcie_type != PCI_EXP_TYPE_ROOT_PORT &&
-		     b->pcie_type != PCI_EXP_TYPE_DOWNSTREAM) ||
-		    !pa_acs_req_missing(b, b->acs.ctrl))
+		if (b->pcie_type != PCI_EXP_TYPE_ROOT_PORT &&
+		    b->pcie_type != PCI_EXP_TYPE_DOWNSTREAM)
+			continue;
+		if (pa_device_acs_unknown(b)) {
+			if (!listed(&v->acs_unknown, &b->addr))
+				list_add(v, &v->acs_unknown, &b->addr);
+			continue;
+		}
+		if (!pa_acs_req_missing(b, b->acs.ctrl))
 			continue;
 		e = port_entry(v, b);
 		if (e)
@@ -418,7 +451,9 @@ static void check_overclaim(struct vf *v, size_t i, const struct pa_group *g)
 			list_add(v, &devs, &v->rep->devices[j].addr);
 	if (devs.n > 1 && pa_isolation_culprits(v->rep, i, &why))
 		nomem(v);
-	if (devs.n > 1 && !v->c->err) {
+	if (devs.n > 1 && !v->c->err && culprit_unknown(v->rep, &why)) {
+		v->overclaim_unknown++;
+	} else if (devs.n > 1 && !v->c->err) {
 		pa_bdf_format(&d->addr, bdf);
 		pa_sb_printf(&sb, "the kernel puts %s %s in IOMMU group %u without ",
 			     pa_check_noun(d), bdf, g->id);
@@ -525,6 +560,60 @@ static void no_iommu(struct vf *v)
 			pa_check_skip(v->c, r, "no IOMMU");
 }
 
+static bool has_findings(const struct pa_check *c, enum pa_rule_id rule)
+{
+	for (size_t i = 0; i < c->nfindings; i++)
+		if (c->findings[i].rule == rule)
+			return true;
+	return false;
+}
+
+/* A rule that met unknown ACS: SKIP where nothing else was found, else
+ * its note says what it could not judge. */
+static void unknown_note(struct vf *v, enum pa_rule_id rule, const char *what)
+{
+	const struct pa_device *d = v->acs_unknown.n ?
+		pa_report_find(v->rep, &v->acs_unknown.addrs[0]) : NULL;
+	struct pa_sb sb = { 0 };
+	char *text;
+
+	pa_sb_printf(&sb, "%s: ACS unknown", what);
+	if (v->acs_unknown.n)
+		pa_sb_printf(&sb, " at ");
+	pa_sb_bdfs(&sb, v->acs_unknown.addrs, v->acs_unknown.n);
+	if (d)
+		pa_sb_printf(&sb, " (%s)", pa_device_acs_unknown(d));
+	text = pa_sb_take(&sb);
+	if (!text) {
+		nomem(v);
+		return;
+	}
+	if (has_findings(v->c, rule))
+		pa_check_note(v->c, rule, "%zu device%s checked; %s",
+			      v->candidates, v->candidates == 1 ? "" : "s", text);
+	else
+		pa_check_skip(v->c, rule, "%s", text);
+	free(text);
+}
+
+static void unknown_notes(struct vf *v)
+{
+	char what[96];
+
+	if (!v->candidates)
+		return;
+	if (v->acs_unknown.n)
+		unknown_note(v, PA_VFIO_ACS_MISSING,
+			     "whether devices below those ports reach each other without the IOMMU is unknown");
+	if (v->overclaim_unknown) {
+		snprintf(what, sizeof(what),
+			 "%zu device%s' groups not held against ACS",
+			 v->overclaim_unknown,
+			 v->overclaim_unknown == 1 ? "" : "s");
+		unknown_note(v, PA_VFIO_GROUP_OVERCLAIMS, what);
+	}
+}
+
 static void notes(struct vf *v)
 {
 	static const enum pa_rule_id per_device[] = {
@@ -537,6 +626,7 @@ static void notes(struct vf *v)
 				      v->candidates, v->candidates == 1 ? "" : "s");
 		else
 			pa_check_skip(v->c, per_device[r], "no device selected");
+	unknown_notes(v);
 	if (!v->vfio_devices) {
 		pa_check_note(v->c, PA_VFIO_GROUP_NOT_VIABLE, "no vfio-pci device");
 		pa_check_note(v->c, PA_VFIO_NOT_OPENED, "no vfio-pci device");
@@ -572,5 +662,6 @@ void pa_check_vfio(struct pa_check *c)
 	report_ports(&v);
 	check_changed(&v);
 	notes(&v);
+	pa_addr_list_clear(&v.acs_unknown);
 	pa_isolation_clear(&v.iso);
 }

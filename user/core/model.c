@@ -129,6 +129,8 @@ void pa_report_clear(struct pa_report *rep)
 
 const char *pa_device_acs_unknown(const struct pa_device *dev)
 {
+	if (dev->caps_unknown)
+		return dev->caps_unknown;
 	if (dev->config_not_captured)
 		return NOT_CAPTURED;
 	if (dev->config_unreadable)
@@ -140,6 +142,8 @@ const char *pa_device_acs_unknown(const struct pa_device *dev)
 
 const char *pa_device_link_unknown(const struct pa_device *dev)
 {
+	if (dev->caps_unknown)
+		return dev->caps_unknown;
 	if (dev->config_not_captured)
 		return NOT_CAPTURED;
 	return dev->config_unreadable ?

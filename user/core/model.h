@@ -139,6 +139,10 @@ struct pa_device {
 	 * copy): ACS and SR-IOV are then unknown, not absent. The module
 	 * and full captures never set it. */
 	bool no_extended_config;
+	/* lspci text that did not print the capabilities' registers
+	 * (<access denied>, or -v without -vv): why ACS, link, ATS and
+	 * device control are unknown; a static string, NULL otherwise. */
+	const char *caps_unknown;
 	/* From sysfs, never from the module. */
 	struct pa_aer aer;
 	/* From the module's sampler; older modules and sysfs have none. */

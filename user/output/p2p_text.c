@@ -11,6 +11,7 @@
 #include "bdf.h"
 #include "fabric.h"
 #include "link.h"
+#include "p2p_infer.h"
 #include "p2p_path.h"
 #include "remedy.h"
 #include "text_out.h"
@@ -151,6 +152,24 @@ static void print_kernel_verdict(FILE *f, const struct pa_p2p_pair *p)
 	}
 }
 
+/* "unknown: ACS of X unknown (why): ..." where that leaves the verdict
+ * open; false otherwise. */
+static bool acs_unknown(FILE *f, const struct pa_report *rep,
+			const struct pa_p2p_pair *p)
+{
+	const struct pa_device *d;
+	char bdf[PA_BDF_LEN];
+	struct pa_addr at;
+
+	if (!pa_p2p_acs_unknown_at(rep, p, &at))
+		return false;
+	d = pa_report_find(rep, &at);
+	pa_bdf_format(&at, bdf);
+	fprintf(f, "unknown: the ACS of %s is unknown (%s): direct, or through the host bridge if it redirects",
+		bdf, d ? pa_device_acs_unknown(d) : "not in the report");
+	return true;
+}
+
 /*
  * pcieaudit's own verdict. Where the kernel answered, that answer is the
  * verdict and this one explains it, or says plainly that it cannot; where
@@ -174,6 +193,8 @@ static void print_map(FILE *f, const struct pa_report *rep,
 		fprintf(f, "not supported");
 		break;
 	case 0:
+		if (acs_unknown(f, rep, p))
+			break;
 		fprintf(f, "unknown: through the root complex, which only the CPU and the kernel's host bridge whitelist decide; distance %d",
 			p->distance);
 		break;
@@ -190,9 +211,11 @@ static void print_map(FILE *f, const struct pa_report *rep,
 			rules ? rules : "another kernel");
 }
 
-static void print_path_kind(FILE *f, const struct pa_p2p_pair *p)
+static void print_path_kind(FILE *f, const struct pa_report *rep,
+			    const struct pa_p2p_pair *p)
 {
-	char common[PA_BDF_LEN] = "?";
+	char common[PA_BDF_LEN] = "?", bdf[PA_BDF_LEN];
+	struct pa_addr at;
 
 	if (p->has_common)
 		pa_bdf_format(&p->common, common);
@@ -209,6 +232,15 @@ static void print_path_kind(FILE *f, const struct pa_p2p_pair *p)
 		break;
 	case PCIEAUDIT_P2P_PATH_NO_COMMON_UPSTREAM:
 		fprintf(f, "no common upstream bridge: crosses the root complex\n");
+		break;
+	case 0:
+		if (pa_p2p_acs_unknown_at(rep, p, &at)) {
+			pa_bdf_format(&at, bdf);
+			fprintf(f, "below common upstream bridge %s; whether ACS redirects is unknown from %s on\n",
+				common, bdf);
+			break;
+		}
+		fprintf(f, "unknown\n");
 		break;
 	default:
 		fprintf(f, "unknown path kind %u\n", p->path);
@@ -289,7 +321,10 @@ static void print_host_rule(FILE *f, const struct pa_p2p_pair *p)
 			ids);
 		break;
 	case 0:
-		fprintf(f, "unknown: the CPU or the kernel's whitelist is not in the input\n");
+		if (p->has_common && !p->path)
+			fprintf(f, "unknown: needed only where ACS redirects\n");
+		else
+			fprintf(f, "unknown: the CPU or the kernel's whitelist is not in the input\n");
 		break;
 	default:
 		fprintf(f, "unknown rule %u\n", p->host_rule);
@@ -477,6 +512,11 @@ static int print_remedy(FILE *f, const struct pa_report *rep,
 		return 0;
 	}
 	label(f, "remedy:");
+	if (p->map == 0 && pa_p2p_acs_unknown_at(rep, p, &(struct pa_addr){ 0 })) {
+		fprintf(f, "first read the ACS of every port on the path: as root, lspci -xxxx\n"
+			INDENT "(4096 bytes of configuration space), or pcieaudit on the host itself\n");
+		return 0;
+	}
 	fprintf(f, p->map == PCIEAUDIT_P2P_MAP_BUS_ADDR ?
 		"none needed\n" : "none known\n");
 	return 0;
@@ -497,7 +537,7 @@ int pa_text_p2p(FILE *f, const struct pa_report *rep,
 	fputc('\n', f);
 	print_kernel_verdict(f, pair);
 	print_map(f, rep, pair);
-	print_path_kind(f, pair);
+	print_path_kind(f, rep, pair);
 	print_host_rule(f, pair);
 	err = print_directions(f, rep, pair);
 	if (err)
@@ -607,11 +647,18 @@ static void print_topo_legend(FILE *f, const struct pa_report *rep)
 		"  %c      = not supported: the kernel refuses\n"
 		"  %c      = bandwidth trap: the narrowest link is under half of what\n"
 		"           the faster device can do\n"
-		"  %s      = no answer for this pair (devices changed meanwhile)\n"
-		"[dddd:bb] is a device's host bridge, its root bus.\n"
-		"'pcieaudit-cli p2p A B' explains a pair: path, verdicts, remedy.\n",
+		"  %c      = no verdict: the path crosses the root complex, which the CPU\n"
+		"           and the kernel's host bridge whitelist decide (not in the input)\n"
+		"  %c      = no verdict: a function on the path has ACS unknown (256 bytes\n"
+		"           of configuration space): direct, or redirected\n",
 		PA_MARK_HOST_BRIDGE, PA_MARK_REFUSED, PA_MARK_TRAP,
-		PA_CELL_NO_ANSWER);
+		PA_MARK_UNKNOWN_MAP, PA_MARK_ACS_UNKNOWN);
+	/* Only the module's dump leaves pairs unanswered. */
+	if (rep->info.module_version)
+		fprintf(f, "  %s      = no answer for this pair (devices changed meanwhile)\n",
+			PA_CELL_NO_ANSWER);
+	fprintf(f, "[dddd:bb] is a device's host bridge, its root bus.\n"
+		"'pcieaudit-cli p2p A B' explains a pair: path, verdicts, remedy.\n");
 }
 
 int pa_text_topo(FILE *f, const struct pa_report *rep,

@@ -209,7 +209,7 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 
 	*rep = (struct pa_report){ 0 };
 	if (err == -ENOENT)
-		return pa_error_set(e, PA_EXIT_BAD_INPUT, "no PCI function in %s: expected lspci -xxxx output (lspci -vvvxxxx, -D or not, quoted or not) or a sosreport directory with proc/bus/pci",
+		return pa_error_set(e, PA_EXIT_BAD_INPUT, "no PCI function in %s: expected lspci -vvv output (as root, -nn for the ids; with -tv or not) or lspci -xxxx's hex (lspci -vvvxxxx, -D or not, quoted or not), or a sosreport directory with proc/bus/pci",
 				    what);
 	if (err == -EFBIG)
 		return pa_error_set(e, PA_EXIT_BAD_INPUT, "%s: larger than %u MiB", what,
@@ -448,5 +448,8 @@ int pa_load_report(const struct pa_load *l, struct pa_report *rep,
 		if (err)
 			rc = pa_error_set(e, PA_EXIT_RUNTIME, "%s", strerror(-err));
 	}
+	/* Whatever answered, unknown ACS on the way is never direct. */
+	if (!rc)
+		pa_p2p_settle_unknown(rep);
 	return rc ? failed(rep, rc) : 0;
 }

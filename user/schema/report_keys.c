@@ -487,7 +487,9 @@ static const struct pa_schema_field device_fields[] = {
 	/* The host bridge's root bus where the source names it (sysfs's
 	 * pciDDDD:BB), even with bridges missing between. */
 	{ "root_bus", .kind = PA_S_BUS, AT(DEV, root_bus), HAS(DEV, has_root_bus) },
-	{ "numa_node", .kind = PA_S_INT, AT(DEV, numa_node), .min = -1,
+	/* null when unknown (-1: the source gave none, or the kernel's
+	 * NUMA_NO_NODE); older writers' -1 reads the same. */
+	{ "numa_node", .kind = PA_S_INT_OR_NULL, AT(DEV, numa_node), .min = -1,
 	  .max = 65535 },
 	{ "driver", STR(DEV, driver) },
 	/* false: the input cannot tell (lspci without -v); driver is then

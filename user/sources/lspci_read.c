@@ -16,6 +16,8 @@
 
 #include "fileio.h"
 #include "lspci_text.h"
+#include "lspci_vvv.h"
+#include "pcinames.h"
 
 #define CONFIG_MAX	4096
 
@@ -100,6 +102,7 @@ static int read_dump(const char *path, struct pa_sysfs *s)
 /* The facts lspci -v printed, moved onto d. */
 static void take(struct pa_lspci_facts *f, struct pa_sysfs_dev *d)
 {
+	pa_lspci_plain_regions(f, d->config, d->config_len);
 	d->driver = f->driver;
 	d->attrs[PA_ATTR_NUMA_NODE] = f->numa_node;
 	d->iommu_group = f->iommu_group;
@@ -191,14 +194,58 @@ static int apply_facts(struct pa_lspci_text *t, struct pa_sysfs *s,
 	return err;
 }
 
+/* Plain lspci -vvv text: each function's configuration space rebuilt
+ * from it (lspci_vvv.h), ids from the names where -n's are absent. */
+static int read_vvv(const char *text, size_t len, struct pa_sysfs *s,
+		    size_t *bare)
+{
+	struct pa_names_rev *rev = pa_names_rev_open();
+	struct pa_vvv_names names = { pa_names_rev_ids, pa_names_rev_class, rev };
+	struct pa_vvv v;
+	int err = pa_vvv_parse(text, len, rev ? &names : NULL, &v);
+
+	pa_names_rev_close(rev);
+	if (err)
+		return err;
+	*bare = v.bare_headers;
+	for (size_t i = 0; !err && i < v.n; i++) {
+		err = add(s, v.v[i].bdf, v.v[i].config, v.v[i].len);
+		if (!err) {
+			s->devs[s->n - 1].caps_hidden = v.v[i].caps_hidden;
+			s->devs[s->n - 1].ids_unknown = !v.v[i].ids_known;
+			s->devs[s->n - 1].class_unknown = !v.v[i].class_known;
+		}
+	}
+	pa_vvv_clear(&v);
+	return err;
+}
+
+/* What the file held when it holds no function: for the refusal. */
+static void found(char *what, size_t whatlen, size_t bare,
+		  const struct pa_lspci_tree *tree)
+{
+	size_t n = strlen(what);
+
+	if (bare)
+		n += (size_t)snprintf(what + n, whatlen - n,
+				      " (it holds %zu function line%s without hex rows or lspci -v blocks below them: lspci or lspci -nn output",
+				      bare, bare == 1 ? "" : "s");
+	if (tree->n && n < whatlen)
+		n += (size_t)snprintf(what + n, whatlen - n, "%s an lspci -t drawing of %zu functions",
+				      bare ? ", and" : " (it holds", tree->n);
+	if ((bare || tree->n) && n < whatlen)
+		snprintf(what + n, whatlen - n, ")");
+}
+
 /* libpci reads a dump from a file: the normalised text goes to one. */
 static int read_text(const char *path, struct pa_sysfs *s,
-		     struct pa_lspci_extra *extra, char *why, size_t whylen)
+		     struct pa_lspci_extra *extra, char *why, size_t whylen,
+		     char *what, size_t whatlen)
 {
 	struct pa_lspci_text t;
 	const char *dir = getenv("TMPDIR");
 	char tmp[PATH_MAX], *text;
-	size_t len;
+	size_t len, bare = 0;
 	int fd, err = pa_read_file_gz(path, PA_LSPCI_MAX, &text, &len, why,
 				      whylen);
 
@@ -209,13 +256,24 @@ static int read_text(const char *path, struct pa_sysfs *s,
 		err = pa_lspci_tree_parse(text, len, &extra->tree);
 		if (!err)
 			err = pa_nvsmi_parse(text, len, &extra->gpus);
+		if (!err && !t.nfunctions)
+			err = read_vvv(text, len, s, &bare);
 		if (err)
 			pa_lspci_text_clear(&t);
 	}
 	free(text);
 	if (err)
 		return err;
+	if (!t.nfunctions && s->n) {
+		extra->from_text = true;
+		err = apply_facts(&t, s, NULL, &extra->warnings);
+		extra->drivers_known = t.verbose;
+		extra->iommu_known = t.iommu_groups;
+		pa_lspci_text_clear(&t);
+		return err;
+	}
 	if (!t.nfunctions) {
+		found(what, whatlen, bare, &extra->tree);
 		pa_lspci_text_clear(&t);
 		return -ENOENT;
 	}
@@ -462,7 +520,8 @@ int pa_lspci_read(const char *path, struct pa_sysfs *s,
 		snprintf(what, whatlen, "%s/proc/bus/pci", path);
 		err = read_sosreport(path, s, extra, why, sizeof(why));
 	} else {
-		err = read_text(path, s, extra, why, sizeof(why));
+		err = read_text(path, s, extra, why, sizeof(why), what,
+				whatlen);
 	}
 	/* Corrupt or truncated gzip: what says which file, and how. */
 	if (err == -EBADMSG)

@@ -28,6 +28,9 @@ struct pa_lspci_extra {
 	 * NULL. */
 	char *kernel_release;
 	bool drivers_known;	/* lspci -v's text came along */
+	/* No hex: configuration space rebuilt from lspci -vv's text
+	 * (lspci_vvv.h). */
+	bool from_text;
 	bool iommu_known;	/* lspci -v named IOMMU groups */
 	struct pa_lspci_tree tree;	/* lspci -t's drawing, if the file has one */
 	/* nvidia-smi -q's framebuffer sizes (an nvidia-bug-report log);

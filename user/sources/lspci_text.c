@@ -26,6 +26,15 @@ struct function {
 	uint64_t bar_size[6];
 	bool bar_unassigned[6];
 	bool region_without_size;
+	/* lspci -v's regions, "Memory at ..." without "Region N:": in BAR
+	 * order, their numbers left to the configuration space. */
+	size_t nplain;
+	uint64_t plain_size[6];
+	bool plain_unassigned[6];
+	bool plain_without_size;
+	/* Past the first "Capabilities:" line: Region lines there are an
+	 * SR-IOV capability's VF BARs, not the function's. */
+	bool in_caps;
 };
 
 struct functions {
@@ -34,7 +43,7 @@ struct functions {
 };
 
 /* Mail quoting and indentation: "> > ", tabs, spaces. */
-static const char *unquote(const char *p, const char *end)
+const char *pa_lspci_unquote(const char *p, const char *end)
 {
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '>'))
 		p++;
@@ -89,8 +98,7 @@ static bool header(const char *p, const char *end, struct function *f)
 	return true;
 }
 
-/* needle within [p, end), or NULL: the text is not NUL-terminated. */
-static const char *within(const char *p, const char *end, const char *needle)
+const char *pa_lspci_within(const char *p, const char *end, const char *needle)
 {
 	size_t n = strlen(needle);
 
@@ -136,7 +144,7 @@ static void header_ids(const char *p, const char *end, struct function *f)
 		f->has_ids = true;
 		q = p + 15;
 	} else {
-		q = within(p, end, "]: ");
+		q = pa_lspci_within(p, end, "]: ");
 		if (!q || q - p < 5 || q[-5] != '[' ||
 		    !hex(q - 4, end, 4, 4, &c))
 			return;
@@ -148,7 +156,7 @@ static void header_ids(const char *p, const char *end, struct function *f)
 	f->class = (uint16_t)c;
 	f->vendor = (uint16_t)v;
 	f->device = (uint16_t)d;
-	q = within(q, end, "(rev ");
+	q = pa_lspci_within(q, end, "(rev ");
 	if (q && hex(q + 5, end, 2, 2, &r) && q + 7 < end && q[7] == ')')
 		f->revision = (int)r;
 }
@@ -245,15 +253,79 @@ static bool region_line(const char *p, const char *end, struct function *f)
 	if (n >= 6)
 		return true;
 	f->verbose = true;
-	at = within(p, end, "[size=");
+	at = pa_lspci_within(p, end, "[size=");
 	if (!at) {
 		f->region_without_size = true;
 		return true;
 	}
 	f->bar_size[n] = size_of(at + 6, end);
-	f->bar_unassigned[n] = within(p, end, "<unassigned>") ||
-			       within(p, end, "<ignored>");
+	f->bar_unassigned[n] = pa_lspci_within(p, end, "<unassigned>") ||
+			       pa_lspci_within(p, end, "<ignored>");
 	return true;
+}
+
+/* lspci -v's "Memory at ... [size=S]" or "I/O ports at ...", which
+ * -vv prefixes with "Region N: ". */
+static bool plain_region_line(const char *p, const char *end,
+			      struct function *f)
+{
+	static const char *const marks[] = { "Memory at ", "I/O ports at " };
+	const char *at;
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if ((size_t)(end - p) > strlen(marks[i]) &&
+		    !memcmp(p, marks[i], strlen(marks[i])))
+			break;
+	if (i == 2)
+		return false;
+	f->verbose = true;
+	if (f->nplain == 6) {
+		f->plain_without_size = true;	/* more than a function has */
+		return true;
+	}
+	at = pa_lspci_within(p, end, "[size=");
+	if (!at)
+		f->plain_without_size = true;
+	else
+		f->plain_size[f->nplain] = size_of(at + 6, end);
+	f->plain_unassigned[f->nplain] = pa_lspci_within(p, end, "<unassigned>") ||
+					 pa_lspci_within(p, end, "<ignored>");
+	f->nplain++;
+	return true;
+}
+
+/* "..., NUMA node 0" or "..., IOMMU group 12" in lspci -v's Flags line. */
+static int flag_fact(const char *p, const char *end, const char *label,
+		     char **to)
+{
+	const char *at = pa_lspci_within(p, end, label);
+	size_t n = 0;
+
+	if (!at)
+		return 0;
+	at += strlen(label);
+	while (at + n < end && isdigit((unsigned char)at[n]))
+		n++;
+	if (!n)
+		return 0;
+	free(*to);
+	*to = strndup(at, n);
+	return *to ? 0 : -ENOMEM;
+}
+
+/* lspci -v's "Flags:" line: the NUMA node and IOMMU group -vv prints on
+ * lines of their own. */
+static int flags_line(const char *p, const char *end, struct function *f)
+{
+	int err;
+
+	if (end - p < 6 || memcmp(p, "Flags:", 6))
+		return 0;
+	err = flag_fact(p, end, " NUMA node ", &f->numa_node);
+	if (!err)
+		err = flag_fact(p, end, " IOMMU group ", &f->iommu_group);
+	return err;
 }
 
 /* The text lspci -v prints between a header and the hex. */
@@ -264,8 +336,14 @@ static int verbose_line(const char *p, const char *end, struct function *f)
 	};
 	int r;
 
-	if (region_line(p, end, f))
+	if (end - p >= 13 && !memcmp(p, "Capabilities:", 13))
+		f->in_caps = true;
+	if (!f->in_caps &&
+	    (region_line(p, end, f) || plain_region_line(p, end, f)))
 		return 0;
+	r = flags_line(p, end, f);
+	if (r < 0)
+		return r;
 	r = fact(p, end, "Kernel driver in use:", &f->driver);
 	if (!r)
 		r = fact(p, end, "NUMA node:", &f->numa_node);
@@ -286,8 +364,8 @@ static bool same(const struct function *a, const struct function *b)
 	       a->dev == b->dev && a->fn == b->fn;
 }
 
-/* Keeps f unless the same function came with more bytes before; f is
- * left empty either way. */
+/* Keeps f unless the same function came with as many bytes before (and
+ * lspci -v's text, if f has it); f is left empty either way. */
 static int commit(struct functions *fs, struct function *f)
 {
 	struct function *more;
@@ -301,7 +379,11 @@ static int commit(struct functions *fs, struct function *f)
 	for (size_t i = 0; i < fs->n; i++) {
 		if (!same(&fs->v[i], f))
 			continue;
-		if (length(f) > length(&fs->v[i])) {
+		/* The longer dump; of none, the one with lspci -v's text
+		 * (lspci -nn's list comes before -vvv's blocks in a log). */
+		if (length(f) > length(&fs->v[i]) ||
+		    (length(f) == length(&fs->v[i]) && f->verbose &&
+		     !fs->v[i].verbose)) {
 			function_clear(&fs->v[i]);
 			fs->v[i] = *f;
 			memset(f, 0, sizeof(*f));
@@ -368,7 +450,12 @@ static int take_facts(struct functions *fs, struct pa_lspci_text *out)
 		t->device = f->device;
 		t->class = f->class;
 		t->revision = f->revision;
-		t->bar_sizes_known = f->verbose && !f->region_without_size;
+		t->bar_sizes_known = f->verbose && !f->region_without_size &&
+				     !f->nplain;
+		t->nplain = f->plain_without_size ? 0 : f->nplain;
+		memcpy(t->plain_size, f->plain_size, sizeof(t->plain_size));
+		memcpy(t->plain_unassigned, f->plain_unassigned,
+		       sizeof(t->plain_unassigned));
 		memcpy(t->bar_size, f->bar_size, sizeof(t->bar_size));
 		memcpy(t->bar_unassigned, f->bar_unassigned,
 		       sizeof(t->bar_unassigned));
@@ -402,7 +489,7 @@ int pa_lspci_normalise(const char *text, size_t len, struct pa_lspci_text *out)
 	while (!err && p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		const char *line_end = eol ? eol : end;
-		const char *s = unquote(p, line_end);
+		const char *s = pa_lspci_unquote(p, line_end);
 		struct function h;
 
 		if (line_end > s && line_end[-1] == '\r')
@@ -440,4 +527,68 @@ int pa_lspci_normalise(const char *text, size_t len, struct pa_lspci_text *out)
 	if (err)
 		pa_lspci_text_clear(out);
 	return err;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+bool pa_lspci_plain_regions(struct pa_lspci_facts *f, const uint8_t *config,
+			    size_t len)
+{
+	int type = len >= 64 ? config[0x0e] & 0x7f : -1;
+	size_t bars = type == 0 ? 6 : type == 1 ? 2 : 0, k = 0;
+	int index[6];
+
+	if (!f->nplain || !bars)
+		return false;
+	for (size_t i = 0; i < bars; i++) {
+		uint32_t flg = le32(config + 0x10 + 4 * i);
+
+		if (flg == 0xffffffff)
+			flg = 0;
+		if (!flg)
+			continue;
+		if (k == 6)
+			return false;
+		index[k++] = (int)i;
+		/* A 64-bit memory BAR: its upper half is no region. */
+		if (!(flg & 1) && (flg & 6) == 4)
+			i++;
+	}
+	if (k != f->nplain)
+		return false;
+	memset(f->bar_size, 0, sizeof(f->bar_size));
+	memset(f->bar_unassigned, 0, sizeof(f->bar_unassigned));
+	for (size_t r = 0; r < k; r++) {
+		f->bar_size[index[r]] = f->plain_size[r];
+		f->bar_unassigned[index[r]] = f->plain_unassigned[r];
+	}
+	f->bar_sizes_known = true;
+	return true;
+}
+
+bool pa_lspci_head(const char *p, const char *end, struct pa_lspci_head *h)
+{
+	struct function f = { 0 };
+
+	if (!header(p, end, &f))
+		return false;
+	header_ids(past_bdf(p, end), end, &f);
+	*h = (struct pa_lspci_head){
+		.domain = f.domain, .bus = f.bus, .dev = f.dev, .fn = f.fn,
+		.has_ids = f.has_ids, .vendor = f.vendor, .device = f.device,
+		.class = f.class, .revision = f.revision,
+		.rest = past_bdf(p, end),
+	};
+	return true;
+}
+
+bool pa_lspci_hex_row(const char *p, const char *end)
+{
+	struct function f = { 0 };
+
+	return hex_line(p, end, &f);
 }

@@ -33,6 +33,12 @@ struct pa_lspci_facts {
 	bool bar_sizes_known;
 	uint64_t bar_size[6];
 	bool bar_unassigned[6];
+	/* lspci -v's form, "Memory at ... [size=S]" without "Region N:":
+	 * nplain regions in BAR order, which the configuration space numbers
+	 * (pa_lspci_plain_regions()); 0 when none, or one lacked a size. */
+	size_t nplain;
+	uint64_t plain_size[6];
+	bool plain_unassigned[6];
 };
 
 struct pa_lspci_text {
@@ -58,5 +64,34 @@ struct pa_lspci_text {
  */
 int pa_lspci_normalise(const char *text, size_t len, struct pa_lspci_text *out);
 void pa_lspci_text_clear(struct pa_lspci_text *t);
+
+/* needle within [p, end), or NULL: the text is not NUL-terminated. */
+const char *pa_lspci_within(const char *p, const char *end, const char *needle);
+
+/* Past mail quoting and indentation ("> > ", tabs, blanks). */
+const char *pa_lspci_unquote(const char *p, const char *end);
+
+/* A function's header line, unquoted: its address, and -n's or -nn's ids
+ * where printed; rest is past the address. */
+struct pa_lspci_head {
+	unsigned int domain, bus, dev, fn;
+	bool has_ids;
+	uint16_t vendor, device, class;
+	int revision;		/* -1: not printed */
+	const char *rest;
+};
+bool pa_lspci_head(const char *p, const char *end, struct pa_lspci_head *h);
+
+/* "OO: xx xx ...", one of lspci -x's rows. */
+bool pa_lspci_hex_row(const char *p, const char *end);
+
+/*
+ * Numbers f's plain regions by the BARs of config (len bytes) as lspci
+ * -v walked them: each BAR whose register is not zero, a 64-bit memory
+ * BAR taking two. Sets bar_size[], bar_unassigned[] and bar_sizes_known
+ * when the count matches; false, and f untouched, when it does not.
+ */
+bool pa_lspci_plain_regions(struct pa_lspci_facts *f, const uint8_t *config,
+			    size_t len);
 
 #endif /* PA_LSPCI_TEXT_H */

@@ -17,6 +17,7 @@
 
 #include "errors.h"
 #include "exitcodes.h"
+#include "fileio.h"
 
 /* Names are decoration: a missing or broken pci.ids must stay silent. */
 static void quiet(char *msg, ...)
@@ -297,4 +298,214 @@ void pa_names_fill(struct pa_device *devices, size_t count, bool classes)
 		free(nc.class[i].name);
 	}
 	pci_cleanup(nc.pacc);
+}
+
+/* ---- Ids from names ------------------------------------------------------ */
+
+/* One name of pci.ids: a vendor (device -1), a vendor's device, or a
+ * class and subclass (vendor -1). */
+struct rev_name {
+	int vendor, device;
+	const char *name;	/* into text */
+};
+
+struct pa_names_rev {
+	char *text;		/* pci.ids, its names NUL-terminated in place */
+	struct rev_name *v;
+	size_t n;
+	bool read;
+};
+
+/* pci.ids is read once a process, on the first lookup, and kept: a
+ * fuzzer's or a fleet run's every input would read it again. */
+static struct pa_names_rev shared;
+
+struct pa_names_rev *pa_names_rev_open(void)
+{
+	return &shared;
+}
+
+void pa_names_rev_close(struct pa_names_rev *r)
+{
+	(void)r;
+}
+
+static bool hexn(const char *p, size_t n, int *v)
+{
+	char buf[8], *end;
+
+	if (n >= sizeof(buf))
+		return false;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	*v = (int)strtol(buf, &end, 16);
+	return end == buf + n;
+}
+
+static int rev_add(struct pa_names_rev *r, int vendor, int device,
+		   const char *name)
+{
+	struct rev_name *more;
+
+	if (!(r->n & (r->n + 1)) || !r->v) {
+		more = realloc(r->v, (2 * r->n + 2) * sizeof(*more));
+		if (!more)
+			return -1;
+		r->v = more;
+	}
+	r->v[r->n++] = (struct rev_name){ vendor, device, name };
+	return 0;
+}
+
+/*
+ * pci.ids, where libpci finds it (gzipped or not), walked once: "vvvv
+ * name", "\tdddd  name" below it; "C cc  name", "\tss  name" below it.
+ * Subsystems ("\t\t") are left out. The names lspci prints are the same
+ * database's (or udev's hwdb, built from it).
+ */
+static void rev_read(struct pa_names_rev *r)
+{
+	struct pci_access *pacc = pci_alloc();
+	int vendor = -1, cls = -1, id;
+	char why[64], path[4096], *line, *next, *end;
+	size_t len = 0, n;
+
+	r->read = true;
+	if (!pacc)
+		return;
+	/* libpci names pci.ids.gz and falls back to pci.ids: so do we. */
+	snprintf(path, sizeof(path), "%s", pacc->id_file_name ? pacc->id_file_name : "");
+	pci_cleanup(pacc);
+	if (pa_read_file_gz(path, 64u << 20, &r->text, &len, why, sizeof(why))) {
+		r->text = NULL;
+		n = strlen(path);
+		if (n > 3 && !strcmp(path + n - 3, ".gz")) {
+			path[n - 3] = '\0';
+			if (pa_read_file_gz(path, 64u << 20, &r->text, &len, why,
+					    sizeof(why)))
+				r->text = NULL;
+		}
+	}
+	end = r->text ? r->text + len : NULL;
+	for (line = r->text; line && line < end; line = next) {
+		next = memchr(line, '\n', (size_t)(end - line));
+		if (next)
+			*next++ = '\0';
+		else
+			next = end;
+		if (line[0] == '#' || !line[0] || (line[0] == '\t' && line[1] == '\t'))
+			continue;
+		if (line[0] == 'C' && line[1] == ' ' && hexn(line + 2, 2, &cls) &&
+		    line[4] == ' ') {
+			vendor = -1;
+			continue;
+		}
+		if (line[0] != '\t' && hexn(line, 4, &id) && line[4] == ' ') {
+			vendor = id;
+			cls = -1;
+			if (rev_add(r, vendor, -1, line + 6))
+				return;
+		} else if (line[0] == '\t' && vendor >= 0 && hexn(line + 1, 4, &id) &&
+			   line[5] == ' ') {
+			if (rev_add(r, vendor, id, line + 7))
+				return;
+		} else if (line[0] == '\t' && cls >= 0 && hexn(line + 1, 2, &id) &&
+			   line[3] == ' ') {
+			if (rev_add(r, -1, cls << 8 | id, line + 5))
+				return;
+		}
+	}
+}
+
+/* "Device 2230", as lspci spells an id its database lacks. */
+static bool numbered(const char *s, const char *word, int digits, int *id)
+{
+	size_t n = strlen(word);
+
+	return !strncmp(s, word, n) && strlen(s + n) == (size_t)digits &&
+	       hexn(s + n, (size_t)digits, id);
+}
+
+/* The one device of vendor named name: -1 for none, -2 for several (a
+ * chipset's UHCI controllers share a name), which leave it unknown. */
+static int device_named(const struct pa_names_rev *r, int vendor,
+			const char *name)
+{
+	int found = -1, id;
+
+	if (numbered(name, "Device ", 4, &id))
+		return id;
+	for (size_t i = 0; i < r->n && found != -2; i++)
+		if (r->v[i].vendor == vendor && r->v[i].device >= 0 &&
+		    !strcmp(r->v[i].name, name))
+			found = found == -1 ? r->v[i].device : -2;
+	return found;
+}
+
+bool pa_names_rev_ids(void *arg, const char *names, uint16_t *vendor,
+		      uint16_t *device)
+{
+	struct pa_names_rev *r = arg;
+	int v = -1, d = -1, a, b;
+	size_t best = 0;
+
+	if (sscanf(names, "Device %4x:%4x", &a, &b) == 2) {
+		*vendor = (uint16_t)a;
+		*device = (uint16_t)b;
+		return true;
+	}
+	if (!r->read)
+		rev_read(r);
+	/* The longest vendor name the text starts with, then the rest; a
+	 * name two vendors share (Red Hat's 1af4 and 1b36) counts only
+	 * where one of them has the device. */
+	for (size_t i = 0; i < r->n; i++) {
+		size_t len = strlen(r->v[i].name);
+
+		if (r->v[i].device < 0 && r->v[i].vendor >= 0 && len > best &&
+		    !strncmp(names, r->v[i].name, len) &&
+		    (names[len] == ' ' || names[len] == '\0'))
+			best = len;
+	}
+	for (size_t i = 0; best && i < r->n; i++) {
+		const char *rest = names + best;
+		int dev;
+
+		if (r->v[i].device >= 0 || r->v[i].vendor < 0 ||
+		    strlen(r->v[i].name) != best ||
+		    strncmp(names, r->v[i].name, best))
+			continue;
+		rest += *rest == ' ';
+		dev = device_named(r, r->v[i].vendor, rest);
+		if (dev == -1)
+			continue;
+		if (dev == -2 || d >= 0)
+			return false;
+		v = r->v[i].vendor;
+		d = dev;
+	}
+	if (d < 0)
+		return false;
+	*vendor = (uint16_t)v;
+	*device = (uint16_t)d;
+	return true;
+}
+
+bool pa_names_rev_class(void *arg, const char *name, uint16_t *class)
+{
+	struct pa_names_rev *r = arg;
+	int c;
+
+	if (numbered(name, "Class ", 4, &c)) {
+		*class = (uint16_t)c;
+		return true;
+	}
+	if (!r->read)
+		rev_read(r);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].vendor < 0 && !strcmp(r->v[i].name, name)) {
+			*class = (uint16_t)r->v[i].device;
+			return true;
+		}
+	return false;
 }

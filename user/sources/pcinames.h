@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model.h"
 
@@ -22,5 +23,21 @@ void pa_names_fill(struct pa_device *devices, size_t count, bool classes);
  * leak a udev context each time (containers, chroots).
  */
 bool pa_names_hwdb_present(void);
+
+/*
+ * The other way, for lspci text printed without -n: ids from lspci's
+ * names as this host's pci.ids spells them ("NVIDIA Corporation GA102GL
+ * [RTX A6000]", "Device 1234:0001", "VGA compatible controller", "Class
+ * 0c80"). A name this database lacks (a newer pci.ids, udev's hwdb) gives
+ * false: the ids stay unknown. The two lookups match struct
+ * pa_vvv_names; arg is what pa_names_rev_open() returned. pci.ids is
+ * read on the first lookup and kept for the process.
+ */
+struct pa_names_rev;
+struct pa_names_rev *pa_names_rev_open(void);
+bool pa_names_rev_ids(void *arg, const char *names, uint16_t *vendor,
+		      uint16_t *device);
+bool pa_names_rev_class(void *arg, const char *name, uint16_t *class);
+void pa_names_rev_close(struct pa_names_rev *r);
 
 #endif /* PA_PCINAMES_H */

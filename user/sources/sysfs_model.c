@@ -277,6 +277,22 @@ static void placeholder_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 	d->has_root_bus = root_bus_of(s->path, &d->root_bus);
 }
 
+/* lspci text without the capabilities' registers: what they hold is
+ * unknown, the type too where even the Express capability is hidden. */
+static void hide_caps(struct pa_device *d)
+{
+	d->caps_unknown = d->pcie_type >= 0 ?
+		"lspci -v printed no registers (lspci -vv or -vvv does)" :
+		"lspci printed its capabilities as <access denied> (run it as root)";
+	d->has_acs = false;
+	d->has_link = false;
+	d->caps_known = false;
+	d->bars_unknown = false;
+	d->nbars = 0;
+	if (d->pcie_type < 0)
+		d->config_unreadable = true;
+}
+
 static int device_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 {
 	struct pa_config c;
@@ -306,6 +322,8 @@ static int device_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 		d->flags |= PCIEAUDIT_DEV_F_VIRTFN;
 	fill_iommu(s, d);
 	d->driver_unknown = s->driver_unknown;
+	if (s->caps_hidden)
+		hide_caps(d);
 	return dup_name(s->driver, &d->driver);
 }
 
@@ -371,6 +389,17 @@ static int check_input(struct pa_report *rep, const struct pa_sysfs_dev *s,
 			!pa_addr_eq(&self, &d->addr)))
 		return pa_warn(w, "%s: its sysfs path %s does not end in its own address: its parent bridge is unknown",
 			       name, s->path);
+	if (s->ids_unknown &&
+	    pa_warn(w, "%s: lspci printed names without -nn's ids, which this host's pci.ids does not tell apart (a name two devices share, or one it lacks): its vendor and device ids are unknown (lspci -nn prints them)",
+		    name))
+		return -ENOMEM;
+	if (s->class_unknown &&
+	    pa_warn(w, "%s: lspci printed a class name without -nn's code that this host's pci.ids does not tell: its class is unknown (lspci -nn prints it)",
+		    name))
+		return -ENOMEM;
+	if (d->caps_unknown)
+		return pa_warn(w, "%s: %s: its type, link and ACS are unknown",
+			       name, d->caps_unknown);
 	if (d->config_not_captured)
 		return pa_warn(w, "%s: not in the input; lspci -t draws it as the bridge to bus %02x above captured functions (a filtered capture?), so it is placed there, its configuration unknown",
 			       name, s->secondary);

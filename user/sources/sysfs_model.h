@@ -59,6 +59,13 @@ struct pa_sysfs_dev {
 	 * (lspci_tree.c). No config; its bus range is the drawing's. */
 	bool placeholder;
 	uint8_t secondary, subordinate;
+	/* Rebuilt from lspci text (lspci_vvv.h) whose capabilities lspci did
+	 * not print: "<access denied>", or -v without -vv's registers. */
+	bool caps_hidden;
+	/* Rebuilt from names this host's pci.ids does not tell apart: the
+	 * vendor and device ids are not the function's. */
+	bool ids_unknown;
+	bool class_unknown;	/* likewise its class code */
 };
 
 struct pa_sysfs {
