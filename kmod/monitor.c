@@ -431,6 +431,18 @@ static void mon_batch_commit(struct mon_batch *b, struct mon_batch *next)
 	}
 }
 
+/*
+ * One step: @b's reads, unlocked, then their commit under mon_lock; the
+ * followers to read next go into @next where given.
+ */
+static void mon_step(struct mon_batch *b, struct mon_batch *next)
+{
+	mon_batch_read(b);
+	mutex_lock(&mon_lock);
+	mon_batch_commit(b, next);
+	mutex_unlock(&mon_lock);
+}
+
 static struct mon_dev *mon_find_port(int domain, u8 bus, u8 devfn)
 {
 	struct mon_dev *m;
@@ -672,9 +684,8 @@ static void mon_first_reads(void)
 		if (m->link_pos)
 			mon_batch_add(b, m, MON_LNKCAP);
 	mutex_unlock(&mon_lock);
-	mon_batch_read(b);
+	mon_step(b, NULL);
 	mutex_lock(&mon_lock);
-	mon_batch_commit(b, NULL);
 	b->n = 0;
 	mon_take_hints(b);
 	list_for_each_entry(m, &fresh, work_node)
@@ -687,10 +698,9 @@ static void mon_first_reads(void)
 		if (m->leader)
 			m->leader->announced_read = false;
 	mutex_unlock(&mon_lock);
-	mon_batch_read(b);
-	mutex_lock(&mon_lock);
-	mon_batch_commit(b, NULL);
+	mon_step(b, NULL);
 	/* The ports' own events; their followers are the fresh ones below. */
+	mutex_lock(&mon_lock);
 	b->n = 0;
 	list_for_each_entry(m, &fresh, work_node) {
 		if (m->link_pos)
@@ -699,9 +709,8 @@ static void mon_first_reads(void)
 			mon_batch_add(b, m, MON_ACS);
 	}
 	mutex_unlock(&mon_lock);
-	mon_batch_read(b);
+	mon_step(b, NULL);
 	mutex_lock(&mon_lock);
-	mon_batch_commit(b, NULL);
 	list_for_each_entry_safe(m, tmp, &fresh, work_node) {
 		list_del_init(&m->work_node);
 		if (!m->announced)
@@ -725,14 +734,8 @@ static void mon_hinted_reads(void)
 	mutex_unlock(&mon_lock);
 	if (!b->n)
 		return;
-	mon_batch_read(b);
-	mutex_lock(&mon_lock);
-	mon_batch_commit(b, next);
-	mutex_unlock(&mon_lock);
-	mon_batch_read(next);
-	mutex_lock(&mon_lock);
-	mon_batch_commit(next, NULL);
-	mutex_unlock(&mon_lock);
+	mon_step(b, next);
+	mon_step(next, NULL);
 }
 
 static void mon_kick_work_fn(struct work_struct *work)
@@ -799,13 +802,9 @@ static void mon_sample_work(struct work_struct *work)
 				mon_batch_add(b, m, MON_ACS);
 	mutex_unlock(&mon_lock);
 
-	mon_batch_read(b);
+	mon_step(b, next);
+	mon_step(next, NULL);
 	mutex_lock(&mon_lock);
-	mon_batch_commit(b, next);
-	mutex_unlock(&mon_lock);
-	mon_batch_read(next);
-	mutex_lock(&mon_lock);
-	mon_batch_commit(next, NULL);
 	mon_count_pass(start, lnksta_before, acs_before);
 	if (!mon_stopping)
 		queue_delayed_work(mon_wq, &mon_work, mon_interval());

@@ -528,52 +528,26 @@ static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 /* GROUP_GET */
 
-/* Members a group message takes per walk of the group. */
-#define MEMBER_BATCH	32
-
-/* The smallest PCI member keys at or above a cursor, referenced. */
-struct member_batch {
+/* A group's PCI members with keys from @from on, referenced, in key order. */
+struct member_ctx {
+	struct pcieaudit_batch *b;
 	u64 from;
 	u32 others;			/* members that are not PCI functions */
-	unsigned int n;
-	u64 key[MEMBER_BATCH];
-	struct pci_dev *pdev[MEMBER_BATCH];
 };
 
 static int collect_member(struct device *dev, void *data)
 {
-	struct member_batch *b = data;
-	struct pci_dev *pdev;
-	unsigned int i;
+	struct member_ctx *ctx = data;
 	u64 key;
 
 	if (!dev_is_pci(dev)) {
-		b->others++;
+		ctx->others++;
 		return 0;
 	}
-	pdev = to_pci_dev(dev);
-	key = pcieaudit_dev_key(pdev);
-	if (key < b->from)
-		return 0;
-	if (b->n == MEMBER_BATCH) {
-		if (key > b->key[b->n - 1])
-			return 0;
-		pci_dev_put(b->pdev[--b->n]);
-	}
-	for (i = b->n; i > 0 && b->key[i - 1] > key; i--) {
-		b->key[i] = b->key[i - 1];
-		b->pdev[i] = b->pdev[i - 1];
-	}
-	b->key[i] = key;
-	b->pdev[i] = pci_dev_get(pdev);
-	b->n++;
+	key = pcieaudit_dev_key(to_pci_dev(dev));
+	if (key >= ctx->from)
+		pcieaudit_batch_offer(ctx->b, to_pci_dev(dev), key);
 	return 0;
-}
-
-static void release_members(struct member_batch *b)
-{
-	while (b->n)
-		pci_dev_put(b->pdev[--b->n]);
 }
 
 /*
@@ -584,20 +558,20 @@ static void release_members(struct member_batch *b)
 static int put_group_msg(struct sk_buff *skb, struct netlink_callback *cb,
 			 struct iommu_group *group, int id, u64 *from)
 {
-	struct member_batch *b;
-	unsigned int i, sent = 0;
+	struct member_ctx ctx = { 0 };
+	unsigned int i, n, sent = 0;
 	bool full = false;
 	void *hdr;
 	int err;
 
-	b = kzalloc(sizeof(*b), GFP_KERNEL);
-	if (!b)
+	ctx.b = pcieaudit_batch_alloc();
+	if (!ctx.b)
 		return -ENOMEM;
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &pcieaudit_family, NLM_F_MULTI,
 			  PCIEAUDIT_CMD_GROUP_GET);
 	if (!hdr) {
-		kfree(b);
+		pcieaudit_batch_free(ctx.b);
 		return -EMSGSIZE;
 	}
 	genl_dump_check_consistent(cb, hdr);
@@ -606,35 +580,35 @@ static int put_group_msg(struct sk_buff *skb, struct netlink_callback *cb,
 		goto cancel;
 	}
 	do {
-		b->from = *from;
-		b->others = 0;
-		iommu_group_for_each_dev(group, b, collect_member);
-		for (i = 0; i < b->n && !full; i++) {
+		ctx.from = *from;
+		ctx.others = 0;
+		iommu_group_for_each_dev(group, &ctx, collect_member);
+		n = ctx.b->n;
+		for (i = 0; i < n && !full; i++) {
 			full = pcieaudit_nl_put_addr(skb, PCIEAUDIT_A_GROUP_MEMBER,
-						     b->pdev[i]) != 0;
+						     ctx.b->pdev[i]) != 0;
 			if (!full) {
-				*from = b->key[i] + 1;
+				*from = ctx.b->key[i] + 1;
 				sent++;
 			}
 		}
-		i = b->n;
-		release_members(b);
-	} while (!full && i == MEMBER_BATCH);
+		pcieaudit_batch_release(ctx.b);
+	} while (!full && n == PCIEAUDIT_BATCH);
 	err = full ? -EAGAIN : 0;
 	if (!full && nla_put_u32(skb, PCIEAUDIT_A_GROUP_OTHER_MEMBERS,
-				 b->others))
+				 ctx.others))
 		err = -EAGAIN;
 	if (err && !sent) {
 		err = -EMSGSIZE;
 		goto cancel;
 	}
 	genlmsg_end(skb, hdr);
-	kfree(b);
+	pcieaudit_batch_free(ctx.b);
 	return err;
 
 cancel:
 	genlmsg_cancel(skb, hdr);
-	kfree(b);
+	pcieaudit_batch_free(ctx.b);
 	return err;
 }
 

@@ -35,21 +35,33 @@ struct collect_ctx {
 	const void *filter_ctx;
 };
 
-/* Insertion into a sorted array of at most PCIEAUDIT_BATCH entries. */
-static int collect_one(struct device *dev, void *data)
+/**
+ * pcieaudit_batch_wants - whether a key would enter a full or partial batch
+ * @b: the batch, sorted by key
+ * @key: the function's key
+ *
+ * Return: true when pcieaudit_batch_offer() would keep it.
+ */
+bool pcieaudit_batch_wants(const struct pcieaudit_batch *b, u64 key)
 {
-	struct collect_ctx *ctx = data;
-	struct pcieaudit_batch *b = ctx->b;
-	struct pci_dev *pdev = to_pci_dev(dev);
-	u64 key = pcieaudit_dev_key(pdev);
+	return b->n < PCIEAUDIT_BATCH || key < b->key[b->n - 1];
+}
+
+/**
+ * pcieaudit_batch_offer - keep a function among the smallest keys seen
+ * @b: the batch, sorted by key, of at most PCIEAUDIT_BATCH entries
+ * @pdev: the function; referenced when kept
+ * @key: its key, not already in @b
+ *
+ * Insertion into the sorted array; a full batch drops its largest key.
+ */
+void pcieaudit_batch_offer(struct pcieaudit_batch *b, struct pci_dev *pdev,
+			   u64 key)
+{
 	unsigned int i;
 
-	if (key < ctx->from)
-		return 0;
-	if (b->n == PCIEAUDIT_BATCH && key >= b->key[b->n - 1])
-		return 0;
-	if (ctx->filter && !ctx->filter(pdev, ctx->filter_ctx))
-		return 0;
+	if (!pcieaudit_batch_wants(b, key))
+		return;
 	if (b->n == PCIEAUDIT_BATCH)
 		pci_dev_put(b->pdev[--b->n]);
 	for (i = b->n; i > 0 && b->key[i - 1] > key; i--) {
@@ -59,6 +71,19 @@ static int collect_one(struct device *dev, void *data)
 	b->key[i] = key;
 	b->pdev[i] = pci_dev_get(pdev);
 	b->n++;
+}
+
+static int collect_one(struct device *dev, void *data)
+{
+	struct collect_ctx *ctx = data;
+	struct pci_dev *pdev = to_pci_dev(dev);
+	u64 key = pcieaudit_dev_key(pdev);
+
+	if (key < ctx->from || !pcieaudit_batch_wants(ctx->b, key))
+		return 0;
+	if (ctx->filter && !ctx->filter(pdev, ctx->filter_ctx))
+		return 0;
+	pcieaudit_batch_offer(ctx->b, pdev, key);
 	return 0;
 }
 
