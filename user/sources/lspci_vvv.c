@@ -265,7 +265,8 @@ static void ext_cap(struct block *b, unsigned int pos, unsigned long ver,
 	size_t i;
 
 	b->kind = CAP_OTHER;
-	if (b->next == MAX_EXT || pos + 8 > PA_VVV_CONFIG)
+	/* Written as pos > limit: pos + 8 would wrap for a pos near UINT_MAX. */
+	if (b->next == MAX_EXT || pos > PA_VVV_CONFIG - 8)
 		return;
 	b->ext_pos[b->next] = pos;
 	b->ext_ver[b->next] = (uint8_t)(ver & 0xf);
@@ -325,7 +326,7 @@ static void rebar_line(struct block *b, const char *p, const char *end)
 	int n;
 
 	if (!starts(p, end, "BAR ") || !number(p + 4, end, 10, &bar) ||
-	    bar > 5 || at + PCI_REBAR_CTRL + 4 > PA_VVV_CONFIG)
+	    bar > 5 || at > PA_VVV_CONFIG - PCI_REBAR_CTRL - 4)
 		return;
 	s = pa_lspci_within(p, end, "current size: ");
 	n = s ? rebar_size(s + 14, end) : -1;
@@ -629,6 +630,9 @@ static void cap_line(struct block *b, const char *p, const char *end)
 		number(pa_lspci_within(p, q, " v") + 2, q, 10, &ver);
 	for (q++; q < end && *q == ' '; q++)
 		;
+	/* A position past the configuration space is no capability. */
+	if (pos >= PA_VVV_CONFIG)
+		return;
 	if (pos >= STD_SIZE) {
 		ext_cap(b, (unsigned int)pos, ver, q, end);
 		return;
