@@ -94,9 +94,9 @@ struct mon_dev {
 	struct list_head work_node;
 	u16 link_pos;			/* 0: no link registers */
 	u16 acs_pos;			/* 0: no ACS */
-	u32 lnkcap;			/* 0: not read yet, or unreadable */
+	u32 lnkcap;			/* valid with have_lnkcap */
 	u16 acs_ctrl;
-	bool have_acs, announced, gone;
+	bool have_lnkcap, have_acs, announced, gone;
 	bool announced_read;		/* mon_first_reads(): queued once */
 	u8 hint_source;			/* a tracepoint named it; 0: none */
 	struct mon_history hist;
@@ -105,7 +105,7 @@ struct mon_dev {
 /* The sampler's own cost, for debugfs: passes of mon_sample_work(). */
 struct mon_stats {
 	u64 passes, pass_ns, max_pass_ns, last_pass_ns;
-	u64 lnksta_reads, acs_reads;
+	u64 lnksta_reads, acs_reads, lnkcap_reads;
 	u32 last_lnksta_reads, last_acs_reads;
 	/* hints taken; read nothing new; matched no tracked port */
 	u64 hints, hints_stale, hints_unmatched;
@@ -413,7 +413,12 @@ static void mon_batch_commit(struct mon_batch *b, struct mon_batch *next)
 			mon_commit_acs(m, r);
 			break;
 		case MON_LNKCAP:
-			m->lnkcap = r->skip ? 0 : r->val;
+			/* Read once; a VF's LnkCap may well be 0. */
+			if (r->skip)
+				break;
+			mon_stats.lnkcap_reads++;
+			m->lnkcap = r->val;
+			m->have_lnkcap = true;
 			mon_caps_known(m);
 			break;
 		case MON_LNKSTA:
@@ -792,7 +797,7 @@ static void mon_sample_work(struct work_struct *work)
 	mon_take_hints(NULL);
 	/* LnkCap first where it could not be read yet (suspended, say). */
 	hash_for_each(mon_table, bkt, m, node)
-		if (m->link_pos && !m->lnkcap && list_empty(&m->work_node))
+		if (m->link_pos && !m->have_lnkcap && list_empty(&m->work_node))
 			mon_batch_add(b, m, MON_LNKCAP);
 	list_for_each_entry(m, &mon_direct, link_node)
 		mon_batch_add(b, m, MON_LNKSTA);
@@ -844,6 +849,7 @@ static int mon_stats_show(struct seq_file *s, void *unused)
 	seq_printf(s, "lnksta_reads %llu\nacs_reads %llu\nlast_lnksta_reads %u\nlast_acs_reads %u\n",
 		   mon_stats.lnksta_reads, mon_stats.acs_reads,
 		   mon_stats.last_lnksta_reads, mon_stats.last_acs_reads);
+	seq_printf(s, "lnkcap_reads %llu\n", mon_stats.lnkcap_reads);
 	for (i = 1; i < ARRAY_SIZE(why); i++)
 		seq_printf(s, "skipped_%s %llu\n", why[i], mon_stats.skipped[i]);
 	pcieaudit_mon_trace_show(s);

@@ -103,9 +103,18 @@ fi
 BINS=(/usr/bin/lspci /usr/bin/setpci /usr/sbin/capsh "${EXTRA_BINS[@]}")
 [[ -x $CLI_BIN ]] && BINS+=("$CLI_BIN")
 
+# The libraries the CLI opens at run time (dlopen), not in its ldd list:
+# the exporter's libmicrohttpd, with what it links.
+RUNTIME_LIBS=()
+for l in libmicrohttpd.so.12; do
+	p=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ { print $NF; exit }')
+	[[ -n $p ]] && RUNTIME_LIBS+=("$p")
+done
+
 # Shared objects of the dynamic binaries, including the loader.
 mapfile -t LIBS < <(
-	for b in "${BINS[@]}"; do
+	printf '%s\n' "${RUNTIME_LIBS[@]}"
+	for b in "${BINS[@]}" "${RUNTIME_LIBS[@]}"; do
 		# Not every --bin is a dynamic executable (static, data); the
 		# binaries after it still need their libraries.
 		{ ldd "$b" 2>/dev/null || true; } |
