@@ -4,10 +4,10 @@
  * bring no link out of a low-power state and wait on no reset, as the PCI
  * core's own poller (pci_pme_list_scan()) reads: the bridge above and the
  * function active for runtime PM, a reference on each held across the
- * read, both in D0; no link with ASPM enabled between the function and
- * the root complex; the function's config access not blocked. Read-only:
- * pci_user_read_config_*() alone. docs/kernel-contracts.md has the
- * argument per version.
+ * read, neither in a low-power state the kernel put it in; no link with
+ * ASPM enabled between the function and the root complex; the function's
+ * config access not blocked. Read-only: pci_user_read_config_*() alone.
+ * docs/kernel-contracts.md has the argument per version.
  */
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
@@ -24,6 +24,18 @@ static bool crosses_aspm(struct pci_dev *pdev)
 		if (pcie_aspm_enabled(d))
 			return true;
 	return false;
+}
+
+/*
+ * In a low-power state as far as the kernel knows. PCI_UNKNOWN is what the
+ * PCI core records for a function it never powered up itself (no driver
+ * ever enabled it, and it has no PM capability): it is on, as it came.
+ */
+static bool low_power(const struct pci_dev *pdev)
+{
+	pci_power_t state = READ_ONCE(pdev->current_state);
+
+	return state != PCI_D0 && state != PCI_UNKNOWN;
 }
 
 /*
@@ -66,11 +78,11 @@ u32 pcieaudit_quiet_read(struct pci_dev *pdev, int pos, int size, u32 *val)
 	skip = PCIEAUDIT_HIST_SKIP_SUSPENDED;
 	if (up) {
 		upref = pm_get(up);
-		if (!upref || READ_ONCE(up->current_state) != PCI_D0)
+		if (!upref || low_power(up))
 			goto out;
 	}
 	ref = pm_get(pdev);
-	if (!ref || READ_ONCE(pdev->current_state) != PCI_D0)
+	if (!ref || low_power(pdev))
 		goto out;
 	skip = PCIEAUDIT_HIST_SKIP_ASPM;
 	if (crosses_aspm(pdev))
