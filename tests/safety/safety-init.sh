@@ -84,6 +84,8 @@ wait_status "$RPM" suspended
 fact rpm_endpoint "$(status "$RPM")"
 wait_status "$RPM_PORT" suspended
 fact rpm_port "$(status "$RPM_PORT")"
+# Five passes, so that the sampler has met both suspended before the report.
+sleep 0.5
 stats stats-suspended-before.txt
 $CLI report --json >"$R/report-suspended-1.json" 2>"$R/report-suspended-1.err"
 # Window B: both suspended; nothing of ours may read them.
