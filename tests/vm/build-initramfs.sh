@@ -107,7 +107,9 @@ BINS=(/usr/bin/lspci /usr/bin/setpci /usr/sbin/capsh "${EXTRA_BINS[@]}")
 # the exporter's libmicrohttpd, with what it links.
 RUNTIME_LIBS=()
 for l in libmicrohttpd.so.12; do
-	p=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ { print $NF; exit }')
+	# awk reads to the end: an early exit would kill ldconfig with SIGPIPE,
+	# which pipefail and set -e turn into this script's silent death.
+	p=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ && !n++ { print $NF }')
 	[[ -n $p ]] && RUNTIME_LIBS+=("$p")
 done
 
