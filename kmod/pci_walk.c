@@ -35,14 +35,8 @@ struct collect_ctx {
 	const void *filter_ctx;
 };
 
-/**
- * pcieaudit_batch_wants - whether a key would enter a full or partial batch
- * @b: the batch, sorted by key
- * @key: the function's key
- *
- * Return: true when pcieaudit_batch_offer() would keep it.
- */
-bool pcieaudit_batch_wants(const struct pcieaudit_batch *b, u64 key)
+/* Whether pcieaudit_batch_offer() would keep @key in @b. */
+static bool batch_wants(const struct pcieaudit_batch *b, u64 key)
 {
 	return b->n < PCIEAUDIT_BATCH || key < b->key[b->n - 1];
 }
@@ -60,7 +54,7 @@ void pcieaudit_batch_offer(struct pcieaudit_batch *b, struct pci_dev *pdev,
 {
 	unsigned int i;
 
-	if (!pcieaudit_batch_wants(b, key))
+	if (!batch_wants(b, key))
 		return;
 	if (b->n == PCIEAUDIT_BATCH)
 		pci_dev_put(b->pdev[--b->n]);
@@ -79,7 +73,7 @@ static int collect_one(struct device *dev, void *data)
 	struct pci_dev *pdev = to_pci_dev(dev);
 	u64 key = pcieaudit_dev_key(pdev);
 
-	if (key < ctx->from || !pcieaudit_batch_wants(ctx->b, key))
+	if (key < ctx->from || !batch_wants(ctx->b, key))
 		return 0;
 	if (ctx->filter && !ctx->filter(pdev, ctx->filter_ctx))
 		return 0;

@@ -30,7 +30,6 @@ static inline u64 pcieaudit_key(u32 domain, u8 bus, u8 devfn)
 u64 pcieaudit_dev_key(const struct pci_dev *pdev);
 void pcieaudit_batch_collect(struct pcieaudit_batch *b, u64 from,
 			     pcieaudit_filter_t filter, const void *ctx);
-bool pcieaudit_batch_wants(const struct pcieaudit_batch *b, u64 key);
 void pcieaudit_batch_offer(struct pcieaudit_batch *b, struct pci_dev *pdev,
 			   u64 key);
 void pcieaudit_batch_release(struct pcieaudit_batch *b);
