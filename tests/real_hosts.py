@@ -21,8 +21,10 @@ are NVIDIA's display controllers. Then, on each log:
                       display functions in bus order, no other function is
                       a GPUn;
   check --format json no FAIL names a function whose ACS is unknown (or a
-                      bridge that is not in the capture), and no pair below
-                      a common bridge is said to cross the root complex;
+                      bridge that is not in the capture), no pair below
+                      a common bridge is said to cross the root complex,
+                      and no gpudirect finding names a display function
+                      that is not NVIDIA's or AMD's (a BMC's VGA);
   the -vvv text alone the log without its hex rows (plain lspci -vvv, as
                       the machine's own lspci printed it) reads as the hex
                       does, field by field: ids, class, type, bridges,
@@ -206,6 +208,13 @@ def check_log(cli, path, errs):
             errs.append(f"{name}: {f['id']} says {f['devices'][0]} -> {f['devices'][1]} "
                         f"crosses the root complex, below common bridge "
                         f"{common[tuple(f['devices'][:2])]}")
+        # A BMC's VGA is a display function but nobody's GPU.
+        if f["id"].startswith("gpudirect."):
+            for b in f["devices"]:
+                cls, ven = log.ids.get(b, (0, 0))
+                if cls >> 8 == 0x03 and ven not in (0x10de, 0x1002):
+                    errs.append(f"{name}: {f['id']} names {b}, a display function "
+                                f"of vendor {ven:04x}, as a GPU")
         if f["severity"] != "fail":
             continue
         unknown = [b for b in f["devices"] if b in devs and not log.acs_known(b)

@@ -509,6 +509,38 @@ static void gpu_labels(void **state)
 	pa_report_clear(&rep);
 }
 
+/* check's rules name GPUs by pa_device_kind(): a BMC's VGA and a display
+ * built into the root complex are not GPUs; NVIDIA's and AMD's are,
+ * wherever they sit. */
+static void device_kind_display(void **state)
+{
+	struct pa_device d = { .class = 0x030000, .pcie_type = PCI_EXP_TYPE_ENDPOINT,
+			       .has_upstream = true };
+
+	(void)state;
+	d.vendor = 0x1234;		/* a GPU stand-in below a port */
+	assert_int_equal(pa_device_kind(&d), PA_KIND_GPU);
+	d.vendor = PA_VENDOR_ASPEED;	/* a BMC's VGA below its bridge */
+	assert_int_equal(pa_device_kind(&d), PA_KIND_OTHER);
+	d.vendor = PA_VENDOR_MATROX;
+	assert_int_equal(pa_device_kind(&d), PA_KIND_OTHER);
+	d.vendor = 0x8086;		/* integrated graphics on the root bus */
+	d.pcie_type = PCI_EXP_TYPE_RC_END;
+	d.has_upstream = false;
+	assert_int_equal(pa_device_kind(&d), PA_KIND_OTHER);
+	d.pcie_type = -1;		/* a guest's console VGA */
+	d.vendor = 0x1b36;
+	assert_int_equal(pa_device_kind(&d), PA_KIND_OTHER);
+	d.vendor = PA_VENDOR_NVIDIA;	/* a guest's passed-through GPU */
+	d.class = 0x030200;
+	assert_int_equal(pa_device_kind(&d), PA_KIND_GPU);
+	d.vendor = PA_VENDOR_AMD;
+	assert_int_equal(pa_device_kind(&d), PA_KIND_GPU);
+	d.class = 0x020000;		/* not a display: its class decides */
+	d.vendor = PA_VENDOR_ASPEED;
+	assert_int_equal(pa_device_kind(&d), PA_KIND_NIC);
+}
+
 static void select_list(void **state)
 {
 	const struct pa_addr list[] = { nic0, gpu0, nic0, usp };
@@ -774,6 +806,7 @@ int main(void)
 		cmocka_unit_test(inferred_paths),
 		cmocka_unit_test(inferred_unknown_acs),
 		cmocka_unit_test(gpu_labels),
+		cmocka_unit_test(device_kind_display),
 		cmocka_unit_test(fill_missing_pairs),
 	};
 

@@ -207,6 +207,28 @@ enum pa_kind pa_class_kind(uint32_t class)
 	return PA_KIND_OTHER;
 }
 
+/* Display functions that are nobody's GPU: a management controller's VGA
+ * (ASPEED's; Matrox's G200 family on Dell, HPE and Lenovo BMCs), and one
+ * built into the root complex, not behind a port (Intel's integrated
+ * graphics, a virtual machine's console VGA). NVIDIA's and AMD's are GPUs
+ * wherever they sit: a guest's passed-through GPU is on its root bus. */
+static bool auxiliary_display(const struct pa_device *dev)
+{
+	if (dev->vendor == PA_VENDOR_ASPEED || dev->vendor == PA_VENDOR_MATROX)
+		return true;
+	if (dev->vendor == PA_VENDOR_NVIDIA || dev->vendor == PA_VENDOR_AMD)
+		return false;
+	return !dev->has_upstream && (dev->pcie_type == PCI_EXP_TYPE_RC_END ||
+				      dev->pcie_type < 0);
+}
+
+enum pa_kind pa_device_kind(const struct pa_device *dev)
+{
+	enum pa_kind k = pa_class_kind(dev->class);
+
+	return k == PA_KIND_GPU && auxiliary_display(dev) ? PA_KIND_OTHER : k;
+}
+
 bool pa_topo_default_class(uint32_t class)
 {
 	return pa_class_kind(class) != PA_KIND_OTHER;

@@ -112,9 +112,15 @@ enum pa_kind {
 };
 
 enum pa_kind pa_class_kind(uint32_t class);
+/* As pa_class_kind(), but a display function that is nobody's GPU (a BMC's
+ * VGA, integrated graphics) is PA_KIND_OTHER: check's rules about GPUs
+ * must not name it. */
+enum pa_kind pa_device_kind(const struct pa_device *dev);
 
 #define PA_VENDOR_NVIDIA	0x10de
 #define PA_VENDOR_AMD		0x1002
+#define PA_VENDOR_MATROX	0x102b
+#define PA_VENDOR_ASPEED	0x1a03
 
 /* A display-class function of NVIDIA or AMD: a matrix's GPUn. Others (a
  * BMC's VGA, an emulated display) are DISPn there; check's kinds still

@@ -198,7 +198,7 @@ bool pa_check_selects(const struct pa_check *c, enum pa_profile profile,
 bool pa_check_gpudirect_partner(const struct pa_policy *policy,
 				const struct pa_device *dev)
 {
-	return pa_class_kind(dev->class) != PA_KIND_OTHER &&
+	return pa_device_kind(dev) != PA_KIND_OTHER &&
 	       policy_selects(policy, PA_PROFILE_GPUDIRECT, dev);
 }
 
@@ -208,7 +208,7 @@ const char *pa_check_noun(const struct pa_device *d)
 		[PA_KIND_GPU] = "GPU", [PA_KIND_ACC] = "accelerator",
 		[PA_KIND_NIC] = "NIC", [PA_KIND_NVME] = "NVMe drive",
 	};
-	enum pa_kind k = pa_class_kind(d->class);
+	enum pa_kind k = pa_device_kind(d);
 
 	if (k != PA_KIND_OTHER && !(d->flags & PCIEAUDIT_DEV_F_BRIDGE))
 		return kinds[k];
@@ -331,7 +331,7 @@ bool pa_check_link_idle(const struct pa_report *rep, const struct pa_device *d)
 	bool speed_only;
 	double speed;
 
-	return pa_class_kind(owner->class) == PA_KIND_GPU &&
+	return pa_device_kind(owner) == PA_KIND_GPU &&
 	       pa_link_below(rep, owner, &speed, &width, &speed_only) &&
 	       speed_only;
 }

@@ -67,7 +67,7 @@ static void check_links(struct pa_check *c)
 		checked++;
 		if (!pa_link_below(rep, d, &speed, &width, &speed_only))
 			continue;
-		idle = speed_only && pa_class_kind(d->class) == PA_KIND_GPU;
+		idle = speed_only && pa_device_kind(d) == PA_KIND_GPU;
 		pa_link_decode(&d->link, &st);
 		pa_bdf_format(&d->addr, bdf);
 		pa_link_format_speed(st.speed, got);

@@ -172,7 +172,7 @@ static void g_links(struct golden_ctx *x)
 		speed_text(got.speed, s1);
 		speed_text(want.speed, s2);
 		pa_check_add(x->c, PA_EX_LINK_BELOW,
-			     !narrow && pa_class_kind(d->class) == PA_KIND_GPU ?
+			     !narrow && pa_device_kind(d) == PA_KIND_GPU ?
 			     PA_SEV_INFO : 0, &d->addr, 1, hardware_remedy,
 			     "%s %s at %s trained %s x%u, below the golden host's %s x%u (%s there)",
 			     pa_check_noun(d), bdf, x->m.cpath[x->m.g2c[g]], s1,
@@ -482,7 +482,7 @@ static void inv_link(struct pa_check *c, const struct pa_inv_device *e,
 	speed_text(got.speed, s1);
 	speed_text(e->speed, s2);
 	pa_check_add(c, PA_EX_LINK_BELOW,
-		     !narrow && pa_class_kind(d->class) == PA_KIND_GPU ? PA_SEV_INFO : 0,
+		     !narrow && pa_device_kind(d) == PA_KIND_GPU ? PA_SEV_INFO : 0,
 		     &d->addr, 1, hardware_remedy,
 		     "%s %s at %s trained %s x%u, below the inventory's %s x%u (line %zu)",
 		     pa_check_noun(d), bdf, path ? path : "?", s1, got.width,
@@ -558,8 +558,8 @@ static int pair_kind(const struct pa_report *rep, const struct pa_p2p_pair *p)
 
 	if (!a || !b)
 		return -1;
-	ka = pa_class_kind(a->class);
-	kb = pa_class_kind(b->class);
+	ka = pa_device_kind(a);
+	kb = pa_device_kind(b);
 	if (ka != PA_KIND_GPU && kb == PA_KIND_GPU) {
 		kb = ka;
 		ka = PA_KIND_GPU;

@@ -25,7 +25,7 @@
 
 bool pa_gd_accelerator(const struct pa_device *d)
 {
-	enum pa_kind k = pa_class_kind(d->class);
+	enum pa_kind k = pa_device_kind(d);
 
 	return k == PA_KIND_GPU || k == PA_KIND_ACC;
 }
@@ -35,7 +35,7 @@ bool pa_gd_accelerator(const struct pa_device *d)
 /* Partners come in three sorts: accelerators, NICs, NVMe drives. */
 static int sort_of(const struct pa_device *d)
 {
-	return accelerator(d) ? PA_KIND_GPU : (int)pa_class_kind(d->class);
+	return accelerator(d) ? PA_KIND_GPU : (int)pa_device_kind(d);
 }
 
 /* The pair as checked: from the accelerator, between two accelerators
@@ -353,8 +353,8 @@ static void check_trap(struct gd *g, const struct pa_p2p_pair *p)
 	struct pa_sb sb = { 0 };
 	bool idle;
 
-	if (!a || !b || pa_class_kind(a->class) == PA_KIND_NVME ||
-	    pa_class_kind(b->class) == PA_KIND_NVME)
+	if (!a || !b || pa_device_kind(a) == PA_KIND_NVME ||
+	    pa_device_kind(b) == PA_KIND_NVME)
 		return;
 	pa_path_bottleneck(g->rep, p, &bn);
 	if (!bn.found || !(bn.gbps < ratio * bn.ends_gbps))
@@ -456,7 +456,7 @@ static void check_links(struct gd *g)
 		if (!d || listed(&all, i, &d->addr) ||
 		    !pa_link_below(g->rep, d, &speed, &width, &speed_only))
 			continue;
-		idle = speed_only && pa_class_kind(d->class) == PA_KIND_GPU;
+		idle = speed_only && pa_device_kind(d) == PA_KIND_GPU;
 		pa_bdf_format(&d->addr, bdf);
 		pa_link_format_speed(speed, want);
 		pa_sb_printf(&sb, "%s %s, on a P2P path, trained ", pa_check_noun(d), bdf);

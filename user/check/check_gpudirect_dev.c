@@ -75,7 +75,7 @@ static void check_bars(struct gd *g)
 	for (size_t i = 0; i < g->npartners; i++) {
 		const struct pa_device *d = g->partners[i];
 
-		if (pa_class_kind(d->class) != PA_KIND_GPU ||
+		if (pa_device_kind(d) != PA_KIND_GPU ||
 		    !in_pairs(g, &d->addr))
 			continue;
 		gpus++;
@@ -179,7 +179,7 @@ static void check_mps_pair(struct gd *g, const struct pa_p2p_pair *p,
 
 static bool ro_off(const struct gd *g, const struct pa_device *d, size_t *known)
 {
-	enum pa_kind k = pa_class_kind(d->class);
+	enum pa_kind k = pa_device_kind(d);
 	enum pa_tristate ro = pa_relaxed_ordering(d);
 
 	if ((k != PA_KIND_NIC && !pa_gd_accelerator(d)) ||

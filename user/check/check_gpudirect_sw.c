@@ -40,7 +40,7 @@ static bool any_gpu_of(const struct pa_report *rep, uint16_t vendor)
 {
 	for (size_t i = 0; i < rep->ndevices; i++)
 		if (rep->devices[i].vendor == vendor &&
-		    pa_class_kind(rep->devices[i].class) == PA_KIND_GPU)
+		    pa_device_kind(&rep->devices[i]) == PA_KIND_GPU)
 			return true;
 	return false;
 }
@@ -76,7 +76,7 @@ static size_t nvidia_gpus(const struct pa_report *rep, struct pa_addr *out)
 
 	for (size_t i = 0; i < rep->ndevices; i++)
 		if (rep->devices[i].vendor == NVIDIA &&
-		    pa_class_kind(rep->devices[i].class) == PA_KIND_GPU)
+		    pa_device_kind(&rep->devices[i]) == PA_KIND_GPU)
 			out[n++] = rep->devices[i].addr;
 	return n;
 }
@@ -86,7 +86,7 @@ static size_t nvidia_gpus(const struct pa_report *rep, struct pa_addr *out)
  * without one the software findings are info, not absent. */
 static bool rdma_nic(const struct pa_device *d)
 {
-	if (pa_class_kind(d->class) != PA_KIND_NIC)
+	if (pa_device_kind(d) != PA_KIND_NIC)
 		return false;
 	return d->class >> 8 == 0x0207 || d->vendor == 0x15b3 ||
 	       (d->driver && !strcmp(d->driver, "efa"));

@@ -825,7 +825,7 @@ int pa_inventory_parse(const char *name, const char *text, size_t len,
 
 bool pa_match_device(const struct pa_match *m, const struct pa_device *d)
 {
-	return (m->kind < 0 || pa_class_kind(d->class) == (enum pa_kind)m->kind) &&
+	return (m->kind < 0 || pa_device_kind(d) == (enum pa_kind)m->kind) &&
 	       (!m->has_class ||
 		(d->class & m->class_mask) == (m->class_value & m->class_mask)) &&
 	       (!m->has_vendor || d->vendor == m->vendor) &&
