@@ -174,7 +174,7 @@ static void device_keys(void **state)
 		"virtfn", "physfn", "bridge", "disconnected", "pf",
 		"secondary_bus", "upstream", "root_bus", "numa_node", "driver",
 		"driver_known", "power_state", "config_readable", "config_captured",
-		"extended_config_read", "acs", "link", "iommu",
+		"extended_config_read", "capabilities_hidden", "acs", "link", "iommu",
 		"ats", "pcie_device", "bars", "mem_bytes",
 		"aer", "link_history",
 	};

@@ -141,6 +141,7 @@ static void same_device(struct diff *d, const struct pa_device *a,
 	SAME(config_unreadable);
 	SAME(config_not_captured);
 	SAME(no_extended_config);
+	SAME(caps_unknown);
 	SAME(aer.state);
 	SAME_STR(aer.reason);
 	SAME(aer.cor);
@@ -386,11 +387,37 @@ static void sysfs_fixture(void **state)
 		fail_msg("%u fields differ: %s", d.count, d.text);
 }
 
+/* lspci -vvv text as a user without root gets it, and -v text: a snapshot
+ * of it keeps why the capabilities are unknown. */
+static void hidden_capabilities(void **state)
+{
+	static const char text[] =
+		"0000:00:02.0 PCI bridge [0604]: Red Hat, Inc. QEMU PCIe Root port [1b36:000c]\n"
+		"\tControl: I/O+ Mem+ BusMaster+\n"
+		"\tCapabilities: <access denied>\n\n"
+		"0000:01:00.0 Ethernet controller [0200]: Intel Corporation 82574L Gigabit Network Connection [8086:10d3]\n"
+		"\tFlags: bus master, fast devsel, latency 0, IRQ 16\n"
+		"\tCapabilities: [e0] Express Endpoint, MSI 00\n\n";
+	char path[] = "/tmp/pa-round-trip-XXXXXX";
+	struct pa_load l = { .lspci = path, .pairs = PA_PAIRS_DEFAULT };
+	int fd = mkstemp(path);
+	struct diff d;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	if (round_trip(&l, "lspci text without registers", &d))
+		fail_msg("%u fields differ: %s", d.count, d.text);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(corpus),
 		cmocka_unit_test(sysfs_fixture),
+		cmocka_unit_test(hidden_capabilities),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

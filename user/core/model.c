@@ -124,13 +124,50 @@ void pa_report_clear(struct pa_report *rep)
 	pa_warnings_clear(&rep->warnings);
 }
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct {
+	const char *name, *reason;
+} caps_hidden[] = {
+	[PA_CAPS_NOT_PRINTED] = { "not_printed",
+		"lspci -v printed no registers (lspci -vv or -vvv does)" },
+	[PA_CAPS_ACCESS_DENIED] = { "access_denied",
+		"lspci printed its capabilities as <access denied> (run it as root)" },
+};
+
+const char *pa_caps_hidden_reason(uint32_t why)
+{
+	return why < ARRAY_SIZE(caps_hidden) ? caps_hidden[why].reason : NULL;
+}
+
+const char *pa_caps_hidden_name(uint32_t why)
+{
+	return why < ARRAY_SIZE(caps_hidden) ? caps_hidden[why].name : NULL;
+}
+
+uint32_t pa_caps_hidden_value(const char *name)
+{
+	for (uint32_t i = 1; i < ARRAY_SIZE(caps_hidden); i++)
+		if (!strcmp(caps_hidden[i].name, name))
+			return i;
+	return 0;
+}
+
 /* Why a bridge placed from lspci -t's drawing has no registers. */
 #define NOT_CAPTURED	"not in the input (placed from lspci -t's drawing)"
+
+/* A newer snapshot's reason this CLI cannot name is still a reason. */
+static const char *caps_reason(uint32_t why)
+{
+	const char *r = pa_caps_hidden_reason(why);
+
+	return r ? r : "the capture did not print the capabilities' registers";
+}
 
 const char *pa_device_acs_unknown(const struct pa_device *dev)
 {
 	if (dev->caps_unknown)
-		return dev->caps_unknown;
+		return caps_reason(dev->caps_unknown);
 	if (dev->config_not_captured)
 		return NOT_CAPTURED;
 	if (dev->config_unreadable)
@@ -143,7 +180,7 @@ const char *pa_device_acs_unknown(const struct pa_device *dev)
 const char *pa_device_link_unknown(const struct pa_device *dev)
 {
 	if (dev->caps_unknown)
-		return dev->caps_unknown;
+		return caps_reason(dev->caps_unknown);
 	if (dev->config_not_captured)
 		return NOT_CAPTURED;
 	return dev->config_unreadable ?

@@ -91,6 +91,13 @@ struct pa_link_history {
 	uint32_t skip;			/* enum pcieaudit_hist_skip; 0: read */
 };
 
+/* Why lspci text left a function's capabilities unknown. */
+enum pa_caps_hidden {
+	PA_CAPS_SHOWN,
+	PA_CAPS_NOT_PRINTED,		/* lspci -v, without -vv's registers */
+	PA_CAPS_ACCESS_DENIED,		/* lspci run without root */
+};
+
 struct pa_device {
 	struct pa_addr addr;
 	uint16_t vendor;
@@ -139,10 +146,10 @@ struct pa_device {
 	 * copy): ACS and SR-IOV are then unknown, not absent. The module
 	 * and full captures never set it. */
 	bool no_extended_config;
-	/* lspci text that did not print the capabilities' registers
-	 * (<access denied>, or -v without -vv): why ACS, link, ATS and
-	 * device control are unknown; a static string, NULL otherwise. */
-	const char *caps_unknown;
+	/* lspci text that did not print the capabilities' registers, enum
+	 * pa_caps_hidden: why ACS, link, ATS and device control are unknown.
+	 * Kept in snapshots, so a snapshot of such a capture says why too. */
+	uint32_t caps_unknown;
 	/* From sysfs, never from the module. */
 	struct pa_aer aer;
 	/* From the module's sampler; older modules and sysfs have none. */
@@ -179,6 +186,13 @@ struct pa_device {
 
 /* Why dev's ACS, or its link registers, are unknown: NULL when they are
  * known (present or absent). */
+/* The reason, "not_printed" or "access_denied" as snapshots spell it
+ * (NULL for PA_CAPS_SHOWN or a value this CLI does not know), and back (0
+ * for a name it does not know). */
+const char *pa_caps_hidden_reason(uint32_t why);
+const char *pa_caps_hidden_name(uint32_t why);
+uint32_t pa_caps_hidden_value(const char *name);
+
 const char *pa_device_acs_unknown(const struct pa_device *dev);
 const char *pa_device_link_unknown(const struct pa_device *dev);
 

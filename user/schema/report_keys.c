@@ -507,6 +507,10 @@ static const struct pa_schema_field device_fields[] = {
 	 * acs null is then unknown. */
 	{ "extended_config_read", .kind = PA_S_NOT_BOOL,
 	  AT(DEV, no_extended_config) },
+	/* null, or why lspci text left the capabilities unknown:
+	 * "not_printed" (lspci -v), "access_denied" (not root). */
+	{ "capabilities_hidden", ENUM(DEV, caps_unknown, pa_caps_hidden_name,
+				      pa_caps_hidden_value) },
 	{ "acs", .kind = PA_S_OBJECT, AT(DEV, acs), HAS(DEV, has_acs),
 	  .sub = &acs_schema },
 	{ "link", .kind = PA_S_OBJECT, AT(DEV, link), HAS(DEV, has_link),

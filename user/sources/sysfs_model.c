@@ -281,12 +281,13 @@ static void placeholder_of(const struct pa_sysfs_dev *s, struct pa_device *d)
  * unknown, the type too where even the Express capability is hidden. */
 static void hide_caps(struct pa_device *d)
 {
-	d->caps_unknown = d->pcie_type >= 0 ?
-		"lspci -v printed no registers (lspci -vv or -vvv does)" :
-		"lspci printed its capabilities as <access denied> (run it as root)";
+	d->caps_unknown = d->pcie_type >= 0 ? PA_CAPS_NOT_PRINTED :
+					      PA_CAPS_ACCESS_DENIED;
 	d->has_acs = false;
 	d->has_link = false;
 	d->caps_known = false;
+	d->has_ats = false;		/* unknown, as caps_known says */
+	d->has_expdev = false;
 	d->bars_unknown = false;
 	d->nbars = 0;
 	if (d->pcie_type < 0)
@@ -399,7 +400,7 @@ static int check_input(struct pa_report *rep, const struct pa_sysfs_dev *s,
 		return -ENOMEM;
 	if (d->caps_unknown)
 		return pa_warn(w, "%s: %s: its type, link and ACS are unknown",
-			       name, d->caps_unknown);
+			       name, pa_device_acs_unknown(d));
 	if (d->config_not_captured)
 		return pa_warn(w, "%s: not in the input; lspci -t draws it as the bridge to bus %02x above captured functions (a filtered capture?), so it is placed there, its configuration unknown",
 			       name, s->secondary);
