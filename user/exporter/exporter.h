@@ -27,6 +27,13 @@ struct pa_exporter_opts {
 int pa_exporter_parse_interval(const char *text, double *seconds);
 
 /*
+ * The listening socket systemd passed by socket activation (LISTEN_PID is
+ * this process, LISTEN_FDS >= 1: fd 3), -1 when none was, -2 when fd 3 is
+ * no stream socket. Unsets the LISTEN_* variables it took.
+ */
+int pa_exporter_listen_fd(void);
+
+/*
  * Serves until SIGINT or SIGTERM. Returns an exit code: PA_EXIT_OK after a
  * signal, PA_EXIT_USAGE for a bad --listen or --interval, PA_EXIT_RUNTIME
  * when the address cannot be bound or the collector cannot start.
