@@ -51,7 +51,8 @@ leftovers() {
 		/usr/share/man/man8/pcieaudit-cli.8.gz \
 		/usr/share/bash-completion/completions/pcieaudit-cli \
 		/etc/modules-load.d/pcieaudit.conf /usr/share/doc/pcieaudit-cli \
-		/usr/share/doc/pcieaudit-dkms 2>/dev/null || true
+		/usr/share/doc/pcieaudit-dkms /lib/systemd/system/pcieaudit-exporter.service \
+		/lib/systemd/system/pcieaudit-exporter.socket 2>/dev/null || true
 	find /lib/modules -path '*/updates/dkms/pcieaudit.ko*' 2>/dev/null || true
 	grep -ls 'updates/dkms/pcieaudit' /lib/modules/*/modules.dep || true
 	dkms status pcieaudit 2>/dev/null || true
@@ -117,7 +118,9 @@ if grep -q '^\./usr/src/' <<<"$cli_files"; then
 	fail "$cli_deb ships module source"
 fi
 for f in usr/sbin/pcieaudit-cli usr/share/man/man8/pcieaudit-cli.8.gz \
-	 usr/share/bash-completion/completions/pcieaudit-cli; do
+	 usr/share/bash-completion/completions/pcieaudit-cli \
+	 lib/systemd/system/pcieaudit-exporter.service \
+	 lib/systemd/system/pcieaudit-exporter.socket; do
 	grep -qx "\./$f" <<<"$cli_files" || fail "$cli_deb: no /$f"
 done
 
@@ -142,6 +145,15 @@ out=$(pcieaudit-cli --version) || fail "pcieaudit-cli --version: exit status $?"
 [[ $out == "pcieaudit-cli $ver "* ]] || fail "pcieaudit-cli --version: '$out'"
 [ "$(man -w pcieaudit-cli)" = /usr/share/man/man8/pcieaudit-cli.8.gz ] ||
 	fail "man -w pcieaudit-cli: '$(man -w pcieaudit-cli 2>&1)'"
+# The units as installed: systemd-analyze verify resolves ExecStart= and
+# Documentation= (the man page) on this machine's files. Installing
+# enables and starts nothing: the socket would listen on every address.
+out=$(systemd-analyze verify /lib/systemd/system/pcieaudit-exporter.socket \
+	/lib/systemd/system/pcieaudit-exporter.service 2>&1) && [ -z "$out" ] ||
+	fail "systemd-analyze verify of the installed units: $out"
+if ls /etc/systemd/system/*/pcieaudit-exporter.* >/dev/null 2>&1; then
+	fail "installing enabled the exporter's units: $(ls /etc/systemd/system/*/pcieaudit-exporter.*)"
+fi
 if grep -v '^#' /etc/modules-load.d/pcieaudit.conf | grep -q .; then
 	fail "/etc/modules-load.d/pcieaudit.conf loads the module at boot; it must be opt-in"
 fi
