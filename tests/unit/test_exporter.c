@@ -7,6 +7,9 @@
 #include "testutil.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +217,55 @@ static void interval_parses(void **state)
 			fail_msg("accepted \"%s\"", bad[i]);
 }
 
+/* sd_listen_fds(3)'s protocol, with fd 3 a socket, a pipe, or another
+ * process's (LISTEN_PID not ours). */
+static void listen_fd_from_systemd(void **state)
+{
+	int saved = fcntl(3, F_GETFD) == -1 ? -1 : fcntl(3, F_DUPFD_CLOEXEC, 10);
+	char pid[32];
+	int p[2], s;
+
+	(void)state;
+	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+	unsetenv("LISTEN_PID");
+	unsetenv("LISTEN_FDS");
+	assert_int_equal(pa_exporter_listen_fd(), -1);
+
+	s = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(dup2(s, 3), 3);
+	if (s != 3)
+		close(s);
+	setenv("LISTEN_PID", "1", 1);
+	setenv("LISTEN_FDS", "1", 1);
+	assert_int_equal(pa_exporter_listen_fd(), -1);	/* pid 1's fds */
+	setenv("LISTEN_PID", pid, 1);
+	setenv("LISTEN_FDS", "0", 1);
+	assert_int_equal(pa_exporter_listen_fd(), -1);
+	assert_null(getenv("LISTEN_PID"));
+	setenv("LISTEN_PID", pid, 1);
+	setenv("LISTEN_FDS", "1", 1);
+	setenv("LISTEN_FDNAMES", "pcieaudit-exporter.socket", 1);
+	assert_int_equal(pa_exporter_listen_fd(), 3);
+	assert_null(getenv("LISTEN_PID"));
+	assert_null(getenv("LISTEN_FDS"));
+	assert_null(getenv("LISTEN_FDNAMES"));
+	assert_true(fcntl(3, F_GETFD) & FD_CLOEXEC);
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(dup2(p[0], 3), 3);
+	if (p[0] != 3)
+		close(p[0]);
+	close(p[1]);
+	setenv("LISTEN_PID", pid, 1);
+	setenv("LISTEN_FDS", "1", 1);
+	assert_int_equal(pa_exporter_listen_fd(), -2);	/* not a socket */
+	close(3);
+	if (saved >= 0) {
+		dup2(saved, 3);
+		close(saved);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +275,7 @@ int main(void)
 		cmocka_unit_test(collector_series),
 		cmocka_unit_test(serves_without_collecting),
 		cmocka_unit_test(interval_parses),
+		cmocka_unit_test(listen_fd_from_systemd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
