@@ -25,6 +25,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exporter_client as ec  # noqa: E402
@@ -35,6 +36,7 @@ SCRAPERS = 4
 SCRAPES = int(os.environ.get("PA_SCRAPES", "25"))
 
 failures = []
+INFO = {}
 
 
 def fail(msg):
@@ -62,6 +64,50 @@ def sysfs_oracle():
     return out
 
 
+def info_oracle():
+    """The pcieaudit_device_info sample line of every function, from the
+    fixture's own sysfs files: vendor, device, class, driver, numa_node, and
+    the slot path cut from sysfs_path (pci0000:00/0000:00:01.0 -> .../01.0)."""
+    out = {}
+    devs = os.path.join(FIXTURE, "devices")
+    for bdf in sorted(os.listdir(devs)):
+        def rd(name, d=os.path.join(devs, bdf)):
+            try:
+                return open(os.path.join(d, name)).read().strip()
+            except OSError:
+                return None
+        parts = rd("sysfs_path").split("/")
+        slot = "/".join([parts[0]] + [p.split(":")[-1] for p in parts[1:]])
+        numa = rd("numa_node")
+        out[bdf] = ('pcieaudit_device_info{bdf="%s",vendor="%s",device="%s",class="%s",'
+                    'driver="%s",slot="%s",numa_node="%s"} 1'
+                    % (bdf, rd("vendor")[2:], rd("device")[2:], rd("class")[2:],
+                       rd("driver") or "", slot, "" if numa in (None, "-1") else numa))
+    return out
+
+
+def check_landing(port):
+    """/ is an HTML page that links to the metrics (html.parser's reading)."""
+    import html.parser
+    import urllib.request
+
+    class Links(html.parser.HTMLParser):
+        hrefs = []
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "a":
+                self.hrefs.append(dict(attrs).get("href"))
+    with urllib.request.urlopen("http://127.0.0.1:%d/" % port, timeout=10) as r:
+        ctype = r.headers.get("Content-Type", "")
+        page = r.read().decode()
+    if not ctype.startswith("text/html"):
+        fail("/ content type %r, want text/html" % ctype)
+    p = Links()
+    p.feed(page)
+    if not any(h and urllib.parse.urljoin("http://x/", h) == "http://x/metrics" for h in p.hrefs):
+        fail("/ links to no /metrics: %r" % p.hrefs)
+
+
 def parse(body):
     return ec.parse(body, lambda line: fail("unparsable line: " + line))
 
@@ -76,6 +122,10 @@ def check_body(body, oracle):
         fail("pcieaudit_up is not 1")
     names = {"speed": "pcieaudit_link_speed_gts", "width": "pcieaudit_link_width",
              "max_speed": "pcieaudit_link_max_speed_gts", "max_width": "pcieaudit_link_max_width"}
+    lines = set(body.splitlines())
+    for bdf, line in INFO.items():
+        if line not in lines:
+            fail("%s: no %s" % (bdf, line))
     compared = 0
     for bdf, want in oracle.items():
         for key, value in want.items():
@@ -248,6 +298,7 @@ def main():
     if not os.access(CLI, os.X_OK):
         sys.exit("build the CLI first: make cli")
     oracle = sysfs_oracle()
+    INFO.update(info_oracle())
     if not oracle:
         sys.exit("no link attributes under " + FIXTURE)
     bad = subprocess.run([CLI, "exporter", "--listen", "example.org:80"], capture_output=True)
@@ -265,6 +316,7 @@ def main():
                for _ in range(SCRAPERS)]
     for t in threads:
         t.start()
+    check_landing(port)
     stalled = malformed(port)
     for t in threads:
         t.join()

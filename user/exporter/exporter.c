@@ -62,8 +62,16 @@ int pa_exporter_parse_interval(const char *text, double *seconds)
 	return 0;
 }
 
-static enum MHD_Result reply(struct MHD_Connection *conn, unsigned int status,
-			     const char *text)
+/* The landing page, as node_exporter's: a name and a link. */
+static const char landing[] =
+	"<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\">"
+	"<title>pcieaudit exporter</title></head>\n<body>\n<h1>pcieaudit exporter</h1>\n"
+	"<p>PCIe links, AER counters and check's findings for Prometheus.</p>\n"
+	"<p><a href=\"metrics\">Metrics</a></p>\n</body>\n</html>\n";
+
+static enum MHD_Result reply_type(struct MHD_Connection *conn,
+				  unsigned int status, const char *text,
+				  const char *type)
 {
 	struct MHD_Response *r = mhd.create_response_from_buffer(
 		strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
@@ -71,13 +79,18 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned int status,
 
 	if (!r)
 		return MHD_NO;
-	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				"text/plain; charset=utf-8");
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	ret = mhd.queue_response(conn, status, r);
 	mhd.destroy_response(r);
 	return ret;
+}
+
+static enum MHD_Result reply(struct MHD_Connection *conn, unsigned int status,
+			     const char *text)
+{
+	return reply_type(conn, status, text, "text/plain; charset=utf-8");
 }
 
 static enum MHD_Result serve_metrics(struct MHD_Connection *conn,
@@ -130,8 +143,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 	if (!strcmp(url, "/metrics"))
 		return serve_metrics(conn, cls);
 	if (!strcmp(url, "/"))
-		return reply(conn, MHD_HTTP_OK,
-			     "pcieaudit exporter: metrics at /metrics\n");
+		return reply_type(conn, MHD_HTTP_OK, landing, "text/html; charset=utf-8");
 	return reply(conn, MHD_HTTP_NOT_FOUND, "not found; try /metrics\n");
 }
 

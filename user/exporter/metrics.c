@@ -7,6 +7,7 @@
 
 #include "bdf.h"
 #include "link.h"
+#include "slot.h"
 
 static void family(FILE *f, const char *name, const char *type,
 		   const char *help)
@@ -232,8 +233,45 @@ static const struct {
 	  aer_unknown },
 };
 
+/*
+ * What a function is, as labels to join on (Prometheus's _info pattern):
+ * IDs in hex as lspci -n prints them, the driver ("" unbound, "(unknown)"
+ * where the source cannot tell), the slot path (slot.h; "" for a virtual
+ * function), the NUMA node ("" unknown).
+ */
+static int device_info(FILE *f, const struct pa_report *rep)
+{
+	char bdf[PA_BDF_LEN];
+	char **paths = NULL;
+
+	if (rep->ndevices && pa_slot_paths(rep, &paths))
+		return -ENOMEM;
+	family(f, "pcieaudit_device_info", "gauge",
+	       "1 for every PCI function, labelled with its IDs, driver, slot path and NUMA node.");
+	for (size_t i = 0; i < rep->ndevices; i++) {
+		const struct pa_device *d = &rep->devices[i];
+
+		pa_bdf_format(&d->addr, bdf);
+		fprintf(f, "pcieaudit_device_info{bdf=\"%s\",vendor=\"%04x\",device=\"%04x\",class=\"%06x\",driver=\"",
+			bdf, d->vendor, d->device, d->class & 0xffffff);
+		label_value(f, d->driver ? d->driver :
+			    d->driver_unknown ? "(unknown)" : "");
+		fputs("\",slot=\"", f);
+		label_value(f, paths[i] ? paths[i] : "");
+		if (d->numa_node >= 0)
+			fprintf(f, "\",numa_node=\"%d\"} 1\n", d->numa_node);
+		else
+			fputs("\",numa_node=\"\"} 1\n", f);
+	}
+	if (paths)
+		pa_slot_paths_free(paths, rep->ndevices);
+	return 0;
+}
+
 int pa_metrics_devices(FILE *f, const struct pa_report *rep)
 {
+	if (device_info(f, rep))
+		return -ENOMEM;
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		family(f, families[i].name, families[i].type, families[i].help);
 		each_device(f, rep, families[i].name, families[i].fn);

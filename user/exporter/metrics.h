@@ -14,6 +14,7 @@
 
 /*
  * Series, each family with HELP and TYPE, labelled bdf="DDDD:BB:DD.F":
+ *   pcieaudit_device_info{bdf,vendor,device,class,driver,slot,numa_node} 1
  *   pcieaudit_link_speed_gts, pcieaudit_link_width,
  *   pcieaudit_link_max_speed_gts, pcieaudit_link_max_width  (gauges)
  *   pcieaudit_link_active        DLLLA where LnkCap says it is reported
@@ -23,7 +24,8 @@
  *   pcieaudit_aer_correctable_errors_total, ..._nonfatal_..., ..._fatal_...
  *   pcieaudit_aer_rootport_errors_total{bdf,severity}  (counters)
  *   pcieaudit_aer_unknown{bdf,reason}  1 where the counters are unknown
- * Functions whose registers are unreadable get no link series. 0 or -EIO.
+ * Functions whose registers are unreadable get no link series. 0, -EIO,
+ * or -ENOMEM.
  */
 int pa_metrics_devices(FILE *f, const struct pa_report *rep);
 
