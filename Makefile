@@ -185,11 +185,13 @@ safety-test: deps
 # The Prometheus exporter on the H200 guest fixture: 4 concurrent scrapers
 # and malformed HTTP requests; promtool checks every body, sysfs's link
 # attributes are the oracle for the link gauges. Then 300 idle connections
-# from localhost while 4 scrapers each must be answered within 1 s.
+# from localhost while 4 scrapers each must be answered within 1 s, and the
+# systemd units (systemd-analyze verify and security, socket activation).
 .PHONY: exporter-test
 exporter-test: deps cli
 	@python3 tests/exporter/exporter-test.py
 	@python3 tests/exporter/idle-test.py 300 1
+	@tests/exporter/systemd-test.sh
 
 deb-test: deps
 	@tests/deb.sh
