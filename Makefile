@@ -14,7 +14,7 @@ VERSION := $(BASE_VERSION)$(if $(GIT_REV),+g$(GIT_REV))
 # one QEMU TCG boot with lspci and capsh in the guest, python3's oracle);
 # everything else make check runs (DEB_DEPS, a superset).
 CLI_DEPS := build-essential pkg-config libnl-genl-3-dev libnl-3-dev libpci-dev \
-	libjson-c-dev libyaml-dev libmicrohttpd-dev zlib1g-dev
+	libjson-c-dev libyaml-dev libmicrohttpd-dev libgraphviz-dev zlib1g-dev
 UNIT_DEPS := $(CLI_DEPS) libcmocka-dev
 DEMO_DEPS := $(CLI_DEPS) pciutils linux-headers-amd64 linux-image-amd64 \
 	qemu-system-x86 busybox-static cpio kmod python3 libcap2-bin xz-utils zstd

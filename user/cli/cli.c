@@ -63,3 +63,18 @@ int pa_cli_write_file(const char *path, int (*render)(FILE *f, const void *arg),
 				    path, strerror(-err));
 	return PA_EXIT_OK;
 }
+
+const char *pa_cli_source_name(const struct pa_cli_opts *opts, char *buf,
+			       size_t len)
+{
+	if (opts->input)
+		snprintf(buf, len, "%s", strcmp(opts->input, "-") ?
+			 opts->input : "standard input");
+	else if (opts->sysfs)
+		snprintf(buf, len, "sysfs %s", opts->sysfs);
+	else if (opts->lspci)
+		snprintf(buf, len, "lspci dump %s", opts->lspci);
+	else
+		snprintf(buf, len, "the module");
+	return buf;
+}

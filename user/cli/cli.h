@@ -22,6 +22,7 @@
 /* check --format. */
 enum pa_format {
 	PA_FORMAT_TEXT, PA_FORMAT_JSON, PA_FORMAT_PROMETHEUS, PA_FORMAT_NFD,
+	PA_FORMAT_HTML,
 	PA_NFORMATS
 };
 
@@ -40,6 +41,7 @@ struct pa_cli_opts {
 	const char *lspci;
 	/* topo */
 	const char *nccl_xml;
+	const char *svg;		/* topo --svg */
 	/* check */
 	const char *policy;
 	const char *profiles;
@@ -65,6 +67,10 @@ typedef int pa_cmd_fn(const struct pa_cli_opts *opts, struct pa_error *e);
 
 pa_cmd_fn pa_cmd_report, pa_cmd_info, pa_cmd_p2p, pa_cmd_topo, pa_cmd_check,
 	  pa_cmd_monitor, pa_cmd_exporter, pa_cmd_fleet;
+
+/* What was read, for a heading: a file, "sysfs DIR", "the module". */
+const char *pa_cli_source_name(const struct pa_cli_opts *opts, char *buf,
+			       size_t len);
 
 /* Whether the options name a source other than the module. */
 bool pa_cli_offline(const struct pa_cli_opts *opts);

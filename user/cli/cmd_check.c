@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* check: the profiles' rules over a report, rendered as text, JSON, a
- * node_exporter textfile or an NFD features file. */
+ * node_exporter textfile, an NFD features file or an HTML page. */
 #include "cli.h"
 
 #include <errno.h>
@@ -10,11 +10,13 @@
 
 #include "check.h"
 #include "check_out.h"
+#include "draw.h"
 #include "exitcodes.h"
 #include "fileio.h"
 #include "load.h"
 #include "policy.h"
 #include "rules.h"
+#include "topo.h"
 
 /* The biggest policy file read. */
 #define POLICY_MAX (1u << 20)
@@ -22,6 +24,7 @@
 static const char *const format_names[PA_NFORMATS] = {
 	[PA_FORMAT_TEXT] = "text", [PA_FORMAT_JSON] = "json",
 	[PA_FORMAT_PROMETHEUS] = "prometheus", [PA_FORMAT_NFD] = "nfd",
+	[PA_FORMAT_HTML] = "html",
 };
 
 enum pa_format pa_format_lookup(const char *name)
@@ -167,33 +170,39 @@ static bool want_colour(const struct pa_cli_opts *opts)
 	       (!no || !*no) && (!term || strcmp(term, "dumb"));
 }
 
-static const char *source_of(const struct pa_cli_opts *opts, char *buf,
-			     size_t len)
-{
-	if (opts->input)
-		snprintf(buf, len, "%s", strcmp(opts->input, "-") ?
-			 opts->input : "standard input");
-	else if (opts->sysfs)
-		snprintf(buf, len, "sysfs %s", opts->sysfs);
-	else if (opts->lspci)
-		snprintf(buf, len, "lspci dump %s", opts->lspci);
-	else
-		snprintf(buf, len, "the module");
-	return buf;
-}
-
 struct rendering {
 	const struct pa_cli_opts *opts;
 	const struct pa_report *rep;
 	const struct pa_check *c;
 };
 
+/* The page: the fabric of topo's default devices drawn; without Graphviz
+ * the page says why it has no picture. */
+static int render_html(FILE *f, const struct rendering *r, const char *source)
+{
+	struct pa_topo topo = { 0 };
+	struct pa_error e = { 0 };
+	char title[320], *svg = NULL;
+	size_t len;
+	int err = pa_topo_select(r->rep, PA_SELECT_DEFAULT, NULL, 0, &topo, NULL);
+
+	if (err)
+		return err;
+	snprintf(title, sizeof(title), "pcieaudit: %s", source);
+	if (pa_draw_svg(r->rep, &topo, title, &svg, &len, &e))
+		svg = NULL;
+	err = pa_check_html(f, r->rep, r->c, &topo, source, svg, e.msg);
+	free(svg);
+	pa_topo_clear(&topo);
+	return err;
+}
+
 static int render(FILE *f, const void *arg)
 {
 	const struct rendering *r = arg;
 	char source[300];
 
-	source_of(r->opts, source, sizeof(source));
+	pa_cli_source_name(r->opts, source, sizeof(source));
 	switch (format_of(r->opts)) {
 	case PA_FORMAT_JSON:
 		return pa_check_json(f, r->c, source);
@@ -201,6 +210,8 @@ static int render(FILE *f, const void *arg)
 		return pa_check_prometheus(f, r->rep, r->c);
 	case PA_FORMAT_NFD:
 		return pa_check_nfd(f, r->rep, r->c);
+	case PA_FORMAT_HTML:
+		return render_html(f, r, source);
 	default:
 		return pa_check_text(f, r->rep, r->c, source,
 				     want_colour(r->opts));

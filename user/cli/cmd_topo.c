@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* topo: the P2P matrix of the selected devices, and on request the same
- * fabric as an NCCL topology file. */
+ * fabric as an NCCL topology file or drawn as SVG. */
 #include "cli.h"
 
+#include <errno.h>
+#include <stdlib.h>
+
+#include "draw.h"
 #include "exitcodes.h"
 #include "json_out.h"
 #include "nccl_xml.h"
@@ -30,6 +34,38 @@ static int render_nccl(FILE *f, const void *arg)
 		err = pa_nccl_xml(f, a->rep, &h);
 	pa_nccl_host_clear(&h);
 	return err;
+}
+
+struct svg_arg {
+	const char *svg;
+	size_t len;
+};
+
+static int render_svg(FILE *f, const void *arg)
+{
+	const struct svg_arg *a = arg;
+
+	return fwrite(a->svg, 1, a->len, f) == a->len ? 0 : -EIO;
+}
+
+/* topo --svg FILE: the fabric of the selection, drawn. */
+static int write_svg(const struct pa_cli_opts *opts, const struct pa_report *rep,
+		     const struct pa_topo *topo, struct pa_error *e)
+{
+	struct svg_arg a;
+	char title[320], src[300];
+	char *svg;
+	int rc;
+
+	snprintf(title, sizeof(title), "pcieaudit: %s",
+		 pa_cli_source_name(opts, src, sizeof(src)));
+	rc = pa_draw_svg(rep, topo, title, &svg, &a.len, e);
+	if (rc)
+		return rc;
+	a.svg = svg;
+	rc = pa_cli_write_file(opts->svg, render_svg, &a, e);
+	free(svg);
+	return rc;
 }
 
 static enum pa_select selection(const struct pa_cli_opts *opts)
@@ -63,6 +99,8 @@ int pa_cmd_topo(const struct pa_cli_opts *opts, struct pa_error *e)
 	if (!rc && opts->nccl_xml)
 		rc = pa_cli_write_file(opts->nccl_xml, render_nccl,
 				       &(struct nccl_arg){ opts, &rep }, e);
+	if (!rc && opts->svg)
+		rc = write_svg(opts, &rep, &topo, e);
 	if (!rc)
 		rc = pa_cli_finish_output(opts->json ?
 					  pa_json_topo(stdout, &rep, &topo) :

@@ -84,7 +84,9 @@ static const struct command commands[] = {
 	  "kernel's KFD topology.\n"
 	  "SOURCE is --input FILE, --sysfs DIR or --lspci FILE, as for report.\n\n"
 	  "  --nccl-xml FILE  also write the fabric as an NCCL topology file\n"
-	  "                   (NCCL_TOPO_FILE): CPUs, PCI switches, GPUs, NICs\n" },
+	  "                   (NCCL_TOPO_FILE): CPUs, PCI switches, GPUs, NICs\n"
+	  "  --svg FILE       also draw the fabric as SVG (Graphviz, libgvc6):\n"
+	  "                   links, downgrades, ACS redirects, NVLink, XGMI\n" },
 	{ "check", pa_cmd_check, "[options]",
 	  "audit against the gpudirect, vfio and baseline profiles", 0, 0,
 	  OPT_SOURCE | OPT_CHECK | OPT_EXIT,
@@ -96,7 +98,8 @@ static const struct command commands[] = {
 	  "  --sysfs DIR      without the module: sysfs and configuration space\n"
 	  "  --lspci FILE     from lspci -xxxx output or a sosreport directory\n"
 	  "  --format F       text (default), json, prometheus (a node_exporter\n"
-	  "                   textfile), nfd (a Node Feature Discovery features.d file)\n"
+	  "                   textfile), nfd (a Node Feature Discovery features.d file),\n"
+	  "                   html (one self-contained page with the fabric drawn)\n"
 	  "  --json           the same as --format json\n"
 	  "  --output FILE    write FILE atomically instead of standard output\n"
 	  "  --previous FILE  an earlier report --json of this host: rules over\n"
@@ -268,6 +271,7 @@ static const struct {
 	{ "--format", OPT_CHECK, offsetof(struct pa_cli_opts, format) },
 	{ "--output", OPT_CHECK, offsetof(struct pa_cli_opts, output) },
 	{ "--nccl-xml", OPT_NCCL, offsetof(struct pa_cli_opts, nccl_xml) },
+	{ "--svg", OPT_NCCL, offsetof(struct pa_cli_opts, svg) },
 	{ "--listen", OPT_LISTEN, offsetof(struct pa_cli_opts, listen) },
 	{ "--interval", OPT_LISTEN, offsetof(struct pa_cli_opts, interval) },
 	{ "--expect", OPT_CHECK, offsetof(struct pa_cli_opts, expect) },
@@ -297,7 +301,7 @@ static int value_option(const struct command *cmd, int argc, char **argv,
 			return pa_error_usage(e, "%s given twice", value_options[k].name);
 		*slot = value;
 		if (slot == &opts->format && pa_format_lookup(value) == PA_NFORMATS)
-			return pa_error_usage(e, "unknown format '%s' (expected text, json, prometheus or nfd)",
+			return pa_error_usage(e, "unknown format '%s' (expected text, json, prometheus, nfd or html)",
 					      value);
 		if (slot == &opts->exit_codes && pa_exit_style_lookup(value) < 0)
 			return pa_error_usage(e, "unknown --exit-codes '%s' (expected pcieaudit, nagios or npd)",

@@ -17,7 +17,7 @@ static json_object *string_or_null(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
-static const char *rule_status(const struct pa_check *c, enum pa_rule_id r)
+const char *pa_check_rule_status(const struct pa_check *c, enum pa_rule_id r)
 {
 	enum pa_severity worst = pa_check_rule_worst(c, r);
 
@@ -92,7 +92,7 @@ int pa_check_json(FILE *f, const struct pa_check *c, const char *source)
 		add(rule, "id", json_object_new_string(pa_rules[r].id));
 		add(rule, "profile", json_object_new_string(
 			pa_profile_name(pa_rules[r].profile)));
-		add(rule, "status", json_object_new_string(rule_status(c, r)));
+		add(rule, "status", json_object_new_string(pa_check_rule_status(c, r)));
 		add(rule, "note", string_or_null(c->note[r]));
 		json_object_array_add(rules, rule);
 	}

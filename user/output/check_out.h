@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "model.h"
+#include "topo.h"
 
 /*
  * PASS, WARN, FAIL, INFO and SKIP lines by profile and rule, each finding
@@ -37,5 +38,19 @@ int pa_check_prometheus(FILE *f, const struct pa_report *rep,
  * fail for each profile run, pcieaudit.status and pcieaudit.iommu-mode. */
 int pa_check_nfd(FILE *f, const struct pa_report *rep,
 		 const struct pa_check *c);
+
+/* "pass", "skip", or the worst severity's name: a rule's status. */
+const char *pa_check_rule_status(const struct pa_check *c, enum pa_rule_id r);
+
+/*
+ * One self-contained HTML page: no network, no script, no external font;
+ * printable. The host's facts, the fabric drawn (svg, Graphviz's SVG
+ * document; NULL with svg_why saying why not), every finding with its
+ * devices and remedy, every rule's status, and topo's matrix over topo.
+ * Everything from the input is escaped. docs/pictures.md names its ids.
+ */
+int pa_check_html(FILE *f, const struct pa_report *rep,
+		  const struct pa_check *c, const struct pa_topo *topo,
+		  const char *source, const char *svg, const char *svg_why);
 
 #endif /* PA_CHECK_OUT_H */
