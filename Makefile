@@ -21,7 +21,8 @@ DEMO_DEPS := $(CLI_DEPS) pciutils linux-headers-amd64 linux-image-amd64 \
 DEB_DEPS := $(UNIT_DEPS) $(DEMO_DEPS) linux-source-6.1 sparse bc bison flex \
 	libelf-dev libssl-dev dkms prometheus linux-headers-cloud-amd64 \
 	linux-headers-rt-amd64 debhelper dh-dkms lintian python3-yaml clang \
-	libclang-rt-14-dev dwarves curl valgrind debootstrap python3-jsonschema
+	libclang-rt-14-dev dwarves curl valgrind debootstrap python3-jsonschema \
+	chromium python3-pil
 
 .PHONY: all module cli deps unit-deps demo-deps check unit vm-test style demo install \
 	module-install dkms-source dkms-install dkms-test deb-test doc-test clean \
@@ -204,13 +205,16 @@ doc-test: deps cli
 # written down, and the incomplete captures refused or flagged; each capture
 # as plain lspci -vvv text against its hex; the real GPU hosts' logs of
 # ../shared (tests/real_hosts.py, skipped without them). Then fleet over
-# 1,000 generated hosts with 20 planted outliers (tests/fleet, ~5 s).
+# 1,000 generated hosts with 20 planted outliers (tests/fleet, ~5 s), and
+# topo --svg and check --format html over every source, by structure and in
+# headless Chromium (tests/pictures, docs/pictures.md).
 .PHONY: corpus-test
 corpus-test: cli
 	@python3 tests/fixtures/lspci/compare.py
 	@python3 tests/fixtures/lspci/text_vs_hex.py
 	@python3 tests/real_hosts.py || [ $$? = 77 ]
 	@python3 tests/fleet/fleet-test.py user/pcieaudit-cli
+	@python3 tests/pictures/pictures-test.py
 
 # The debug test kernel builds in the background from the start, at low
 # priority, for stress-short and nlfuzz.
