@@ -30,7 +30,8 @@ import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLI = os.path.join(ROOT, "user", "pcieaudit-cli")
-FIX = os.path.join(ROOT, "tests", "fixtures")
+# Relative to ROOT, where main() runs: the pictures' titles name them so.
+FIX = os.path.join("tests", "fixtures")
 SHARED = os.path.join(ROOT, "..", "shared", "fixtures")
 SVG_NS = "{http://www.w3.org/2000/svg}"
 failures = []
@@ -231,7 +232,10 @@ def chromium():
 
 
 def browse(browser, url, png=None, height=900, dom=False):
-    args = [browser, "--headless", "--disable-gpu", "--no-sandbox",
+    # The old headless mode starts in a few seconds where
+    # the new one takes 25 on a busy machine.
+    args = [browser, "--headless=old", "--disable-gpu", "--no-sandbox",
+            "--disable-dev-shm-usage",
             "--hide-scrollbars", "--disable-extensions", "--no-first-run",
             f"--window-size=1400,{height}"]
     if png:
@@ -315,6 +319,7 @@ def main():
         if os.path.exists("/usr/bin/python3") and sys.executable != "/usr/bin/python3":
             os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
     update = "--update-docs" in sys.argv
+    os.chdir(ROOT)
     tmp = tempfile.mkdtemp(prefix="pictures-")
     try:
         n = 0
@@ -341,6 +346,16 @@ def main():
         if w > 1400:
             fail(f"8 GPUs, 8 NICs, 4 switches: {w:.0f} px wide, over 1,400")
         print(f"8 GPUs, 8 NICs, 4 switches: {w:.0f} px wide")
+        # Input is text, never markup: a command line planted with tags.
+        evil = json.load(open(os.path.join(FIX, "snapshots", "gpudirect-fail.json")))
+        evil["host"]["cmdline"] += ' x="<script>alert(1)</script>&<b>'
+        ep = os.path.join(tmp, "evil.json")
+        json.dump(evil, open(ep, "w"))
+        page = cli("check", "--input", ep, "--format", "html")
+        t = Text()
+        t.feed(page)
+        if t.scripts or "<b>" in page or '<script>alert(1)</script>&<b>' not in norm(" ".join(t.parts)):
+            fail("a planted command line is not escaped in the page")
         br = chromium()
         if not br:
             fail("chromium missing (Debian's chromium package)")
@@ -350,10 +365,11 @@ def main():
         except ImportError:
             fail("python3-pil missing")
             return
-        shots = [
-            ("gpu-server", ["--input", os.path.join(FIX, "snapshots", "gpu-server.json")]),
-            ("big-8gpu-8nic", ["--input", big]),
-        ]
+        # Each browser start costs seconds: make check renders the big
+        # machine's picture and one page; --update-docs all of docs/pictures.
+        shots = [("big-8gpu-8nic", ["--input", big])]
+        if update:
+            shots.append(("gpu-server", ["--input", os.path.join(FIX, "snapshots", "gpu-server.json")]))
         for name, src in shots:
             svg = os.path.join(tmp, name + ".svg")
             png = os.path.join(tmp, name + ".png")
@@ -364,8 +380,10 @@ def main():
             print(f"{name}.svg: 1400x{h} PNG, {c} colours, {ink:.1%} ink")
             if update:
                 save_doc(png, f"{name}.png")
-        for name, src in (("gpudirect-fail", ["--input", os.path.join(FIX, "snapshots", "gpudirect-fail.json")]),
-                          ("n1sdp-pex8749", ["--lspci", os.path.join(FIX, "lspci", "n1sdp-pex8749-xxx.lspci")])):
+        pages = [("gpudirect-fail", ["--input", os.path.join(FIX, "snapshots", "gpudirect-fail.json")])]
+        if update:
+            pages.append(("n1sdp-pex8749", ["--lspci", os.path.join(FIX, "lspci", "n1sdp-pex8749-xxx.lspci")]))
+        for name, src in pages:
             page = os.path.join(tmp, name + ".html")
             cli("check", *src, "--format", "html", "--output", page)
             findings = json.loads(cli("check", *src, "--format", "json"))["findings"]
