@@ -73,14 +73,19 @@ def writable(f):
     return w
 
 
-def vvv_lines(text):
-    """BDF (domain-less) -> the compared lines of lspci -vvv text."""
+def vvv_lines(text, dmap=None):
+    """BDF -> the compared lines of lspci -vvv text; with DMAP (replay
+    domain -> capture domain) only the replayed domains, as the capture's."""
     out, cur = {}, None
     for line in text.splitlines():
         m = mkblob.HDR.match(line)
         if m:
-            cur = f'{m.group(2)}:{m.group(3)}.{m.group(4)}'
-            out[cur] = []
+            dom = int(m.group(1) or '0', 16)
+            if dmap is not None:
+                dom = dmap.get(dom)
+            cur = None if dom is None else f'{dom:04x}:{m.group(2)}:{m.group(3)}.{m.group(4)}'
+            if cur:
+                out[cur] = []
         elif cur and VVV.match(line):
             out[cur].append(line.strip())
     return out
@@ -159,7 +164,6 @@ def check_guest(cli, res, write, errs):
             if pat in rd('dmesg.txt') + rd('dmesg-rmmod.txt'):
                 errs.append(f'{m}: the kernel log has {pat}')
         funcs, dmap = capture_funcs(m)
-        rev = {v: k for k, v in dmap.items()}
         # Below a CardBus bridge only its driver (yenta) scans: no driver binds here.
         cardbus = set()
         for f in funcs:
@@ -184,21 +188,20 @@ def check_guest(cli, res, write, errs):
                             f'{",".join(f"{o:#x}" for o in diff[:8])}')
         host = subprocess.run(['lspci', '-F', os.path.join(CORPUS, m + '.lspci'), '-vvv'],
                               capture_output=True, text=True, check=False).stdout
-        hv, gv = vvv_lines(host), vvv_lines(rd('lspci.txt').replace('\n01', '\n00'))
+        hv, gv = vvv_lines(host), vvv_lines(rd('lspci.txt'), dmap)
         nl = 0
         for k in want:
-            short = k[5:]
-            if hv.get(short) != gv.get(short):
-                errs.append(f'{m}: {k}: lspci -vvv: capture {hv.get(short)} guest {gv.get(short)}')
-            nl += len(hv.get(short, []))
+            if hv.get(k) != gv.get(k):
+                errs.append(f'{m}: {k}: lspci -vvv: capture {hv.get(k)} guest {gv.get(k)}')
+            nl += len(hv.get(k, []))
         # The kernel's verdicts, and pcieaudit.ko's beside them.
         kern, mod_bad = {}, 0
         pp = pairs_of(os.path.join(d, 'p2p.txt')) if os.path.exists(os.path.join(d, 'p2p.txt')) else {}
         for (p, c), kv in pp.items():
             if kv.get('kstatus') != 'answered':
                 continue
-            a = f'{rev[int(p[:4], 16)]:04x}{p[4:]}'
-            b = f'{rev[int(c[:4], 16)]:04x}{c[4:]}'
+            a = f'{dmap[int(p[:4], 16)]:04x}{p[4:]}'
+            b = f'{dmap[int(c[:4], 16)]:04x}{c[4:]}'
             kd = int(kv['kdist'])
             kern[(a, b)] = kd
             mmap, mdist = kv.get('map'), kv.get('dist')
