@@ -82,7 +82,7 @@ vm-test: deps
 # Every topology on every kernel that can run it: the installed one and each
 # of tests/kernels/debian-kernels.list (7.2 included), the test kernels too.
 .PHONY: check-kernels
-check-kernels: deps
+check-kernels: deps replay-test
 	@tests/compat-build.sh $$(tests/kernels/debian-kernel.sh --list)
 	@tests/vm/run-all.sh --all-kernels
 
@@ -112,6 +112,15 @@ YNL_SPEC := Documentation/netlink/specs/pcieaudit.yaml
 stress: deps cli
 	@out=$$(python3 tests/stress/check.py --selftest) || { echo "$$out"; exit 1; }
 	@tests/vm/run-topology.sh tests/stress/stress.sh
+
+# Real corpus machines replayed inside Debian's 7.3 kernel (tests/replay):
+# pa_replay.ko makes a PCI domain of each capture; lspci, pcieaudit.ko and
+# the offline CLI are held to the kernel's enumeration and P2PDMA verdicts.
+# Its own boot, so in check-kernels; check's corpus-test holds the offline
+# CLI to the stored verdicts.
+.PHONY: replay-test
+replay-test: deps cli
+	@tests/vm/run-topology.sh tests/replay/replay.sh
 
 stress-short: deps cli
 	@out=$$(python3 tests/stress/check.py --selftest) || { echo "$$out"; exit 1; }
@@ -214,6 +223,7 @@ corpus-test: cli
 	@python3 tests/fixtures/lspci/text_vs_hex.py
 	@python3 tests/real_hosts.py || [ $$? = 77 ]
 	@python3 tests/fleet/fleet-test.py user/pcieaudit-cli
+	@python3 tests/replay/compare.py --cli user/pcieaudit-cli --offline
 	@python3 tests/pictures/pictures-test.py
 
 # The debug test kernel builds in the background from the start, at low

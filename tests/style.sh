@@ -24,7 +24,7 @@ fail=0
 cd "$top"
 python3 tests/layers.py --selftest || fail=1
 python3 tests/layers.py || fail=1
-for f in kmod/*.c kmod/*.h include/uapi/linux/pcieaudit.h; do
+for f in kmod/*.c kmod/*.h include/uapi/linux/pcieaudit.h tests/replay/*.c; do
 	# --terse prints one line per finding and nothing for a clean file.
 	if ! out=$("$cache/scripts/checkpatch.pl" --strict --no-tree --terse \
 			--show-types -f "$f") || [ -n "$out" ]; then

@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""compare.py --cli CLI RESULTS | --cli CLI --offline [--write]
+
+RESULTS (the replay guest's, tests/replay/replay.sh): for each replayed
+machine of machines.txt,
+ - the domain's functions are the capture's (less the root buses mkblob.py
+   drops), and lspci -xxxx in the guest, reading through the kernel, gives
+   the capture's bytes except in the registers software writes; lspci -vvv's
+   link, ACS, device capability and bus lines equal `lspci -F CAPTURE -vvv`;
+ - pcieaudit.ko's verdict of every ordered pair (p2p-probe's map and
+   distance) agrees with the kernel's own pci_p2pdma_distance_many();
+ - the kernel's verdicts equal the stored ones (tests/fixtures/lspci/
+   kernel-p2p/NAME.txt; --write stores them);
+and, with --offline too (make corpus-test, no guest): pcieaudit-cli's
+offline `topo --all --json --lspci CAPTURE` never contradicts a stored
+kernel verdict. A pair the CLI leaves without a verdict is counted with the
+reason, never a difference; a contradiction fails."""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import mkblob  # noqa: E402
+
+CORPUS = os.path.join(HERE, '..', 'fixtures', 'lspci')
+STORE = os.path.join(CORPUS, 'kernel-p2p')
+VVV = re.compile(r'^\s+(LnkCap|LnkSta|ACSCap|ACSCtl|DevCap|Bus):')
+
+
+def machines():
+    with open(os.path.join(HERE, 'machines.txt'), encoding='utf-8') as fh:
+        return [m.strip() for m in fh if m.strip() and not m.startswith('#')]
+
+
+def bdf(dom, bus, devfn):
+    return f'{dom:04x}:{bus:02x}:{devfn >> 3:02x}.{devfn & 7}'
+
+
+def capture_funcs(m):
+    funcs, _ = mkblob.prune(mkblob.parse(os.path.join(CORPUS, m + '.lspci')))
+    doms = sorted({f['domain'] for f in funcs})
+    return funcs, {0x100 + i: d for i, d in enumerate(doms)}
+
+
+def writable(f):
+    """Offsets software may change (pa_replay.c's par_setup())."""
+    cfg, hdr = f['cfg'], f['cfg'][0x0e] & 0x7f
+    w = {4, 5}
+    if hdr == 0:
+        w |= set(range(0x10, 0x28)) | set(range(0x30, 0x34))
+    elif hdr == 1:
+        w |= set(range(0x10, 0x18)) | {0x18, 0x19, 0x1a, 0x3e, 0x3f} | set(range(0x38, 0x3c))
+    pos = cfg[0x34] if cfg[0x06] & 0x10 else 0
+    for _ in range(48):
+        if pos < 0x40:
+            break
+        if cfg[pos] == 0x10:
+            for o in (8, 0x10, 0x28, 0x30):
+                w |= {pos + o, pos + o + 1}
+        pos = cfg[pos + 1] & ~3
+    pos = 0x100
+    while f['len'] > 0x100 and 0x100 <= pos <= 0xff8:
+        h = int.from_bytes(cfg[pos:pos + 4], 'little')
+        if h in (0, 0xffffffff):
+            break
+        if h & 0xffff == 0x0d:
+            w |= {pos + 6, pos + 7}
+        pos = h >> 20
+    return w
+
+
+def vvv_lines(text, dmap=None):
+    """BDF -> the compared lines of lspci -vvv text; with DMAP (replay
+    domain -> capture domain) only the replayed domains, as the capture's."""
+    out, cur = {}, None
+    for line in text.splitlines():
+        m = mkblob.HDR.match(line)
+        if m:
+            dom = int(m.group(1) or '0', 16)
+            if dmap is not None:
+                dom = dmap.get(dom)
+            cur = None if dom is None else f'{dom:04x}:{m.group(2)}:{m.group(3)}.{m.group(4)}'
+            if cur:
+                out[cur] = []
+        elif cur and VVV.match(line):
+            out[cur].append(line.strip())
+    return out
+
+
+def pairs_of(path):
+    res = {}
+    with open(path, encoding='utf-8', errors='replace') as fh:
+        for line in fh:
+            if line.startswith('pair '):
+                kv = dict(t.split('=', 1) for t in line.split()[1:] if '=' in t)
+                res[(kv['provider'], kv['client'])] = kv
+    return res
+
+
+def offline(cli, m):
+    out = subprocess.run([cli, 'topo', '--all', '--json', '--lspci',
+                          os.path.join(CORPUS, m + '.lspci')],
+                         capture_output=True, text=True, check=False)
+    return {(p['a'], p['b']): p for p in json.loads(out.stdout)['p2p']}
+
+
+def stored(m):
+    path = os.path.join(STORE, m + '.txt')
+    if not os.path.exists(path):
+        return None
+    res = {}
+    with open(path, encoding='utf-8') as fh:
+        for line in fh:
+            if line.strip() and not line.startswith('#'):
+                a, b, d = line.split()
+                res[(a, b)] = int(d)
+    return res
+
+
+def cli_vs_kernel(cli, m, kern, errs):
+    """The offline CLI against the kernel's verdicts; returns counts."""
+    off = offline(cli, m)
+    n = {'pairs': 0, 'agree': 0, 'cli_unknown': 0}
+    why = {}
+    for (a, b), kd in sorted(kern.items()):
+        n['pairs'] += 1
+        p = off.get((a, b)) or off.get((b, a))
+        if p is None:
+            errs.append(f'{m}: {a} {b}: the kernel answered {kd}, the CLI lists no such pair')
+            continue
+        cmap = p['map']
+        if cmap is None:
+            n['cli_unknown'] += 1
+            r = p['path'] or 'ACS unknown on the path'
+            why[r] = why.get(r, 0) + 1
+            continue
+        if (kd >= 0) != (cmap != 'unsupported') or (kd >= 0 and p['distance'] != kd):
+            errs.append(f'{m}: {a} {b}: the kernel says {kd}, the CLI offline '
+                        f'{cmap} distance {p["distance"]}')
+        else:
+            n['agree'] += 1
+    n['unknown_why'] = why
+    return n
+
+
+def check_guest(cli, res, write, errs):
+    for m in machines():
+        d = os.path.join(res, 'replay', m)
+        if not os.path.isdir(d):
+            errs.append(f'{m}: not replayed')
+            continue
+        rd = lambda f: open(os.path.join(d, f), encoding='utf-8', errors='replace').read()  # noqa: E731
+        if rd('insmod.rc').strip() != '0' or rd('rmmod.rc').strip() != '0':
+            errs.append(f'{m}: insmod {rd("insmod.rc").strip()}, rmmod {rd("rmmod.rc").strip()}: '
+                        f'{rd("insmod.out").strip()} {rd("rmmod.out").strip()}')
+            continue
+        if any(re.match(r'01[0-9a-f]{2}:', x) for x in rd('after.txt').split()):
+            errs.append(f'{m}: functions left after rmmod')
+        for pat in ('BUG:', 'WARNING:', 'Oops', 'Call Trace'):
+            if pat in rd('dmesg.txt') + rd('dmesg-rmmod.txt'):
+                errs.append(f'{m}: the kernel log has {pat}')
+        funcs, dmap = capture_funcs(m)
+        # Below a CardBus bridge only its driver (yenta) scans: no driver binds here.
+        cardbus = set()
+        for f in funcs:
+            if f['cfg'][0x0e] & 0x7f == 2:
+                cardbus |= {(f['domain'], b) for b in mkblob.below(funcs, f['domain'], f['cfg'][0x19])}
+        want = {bdf(f['domain'], f['bus'], f['devfn']): f for f in funcs
+                if (f['domain'], f['bus']) not in cardbus}
+        got = {}
+        for g in mkblob.parse_text(rd('lspci.txt')):
+            if g['domain'] in dmap:
+                got[bdf(dmap[g['domain']], g['bus'], g['devfn'])] = g
+        if set(got) != set(want):
+            errs.append(f'{m}: replayed {sorted(set(got) ^ set(want))} differ from the capture')
+        nbytes = 0
+        for k in sorted(set(got) & set(want)):
+            w, g = want[k], got[k]
+            ok = writable(w)
+            diff = [o for o in range(w['len']) if w['cfg'][o] != g['cfg'][o] and o not in ok]
+            nbytes += sum(w['cfg'][o] != g['cfg'][o] for o in range(w['len']))
+            if g['len'] != w['len'] or diff:
+                errs.append(f'{m}: {k}: lspci in the guest: {g["len"]} bytes, differs at '
+                            f'{",".join(f"{o:#x}" for o in diff[:8])}')
+        host = subprocess.run(['lspci', '-F', os.path.join(CORPUS, m + '.lspci'), '-vvv'],
+                              capture_output=True, text=True, check=False).stdout
+        hv, gv = vvv_lines(host), vvv_lines(rd('lspci.txt'), dmap)
+        nl = 0
+        for k in want:
+            if hv.get(k) != gv.get(k):
+                errs.append(f'{m}: {k}: lspci -vvv: capture {hv.get(k)} guest {gv.get(k)}')
+            nl += len(hv.get(k, []))
+        # The kernel's verdicts, and pcieaudit.ko's beside them.
+        kern, mod_bad = {}, 0
+        pp = pairs_of(os.path.join(d, 'p2p.txt')) if os.path.exists(os.path.join(d, 'p2p.txt')) else {}
+        for (p, c), kv in pp.items():
+            if kv.get('kstatus') != 'answered':
+                continue
+            a = f'{dmap[int(p[:4], 16)]:04x}{p[4:]}'
+            b = f'{dmap[int(c[:4], 16)]:04x}{c[4:]}'
+            kd = int(kv['kdist'])
+            kern[(a, b)] = kd
+            mmap, mdist = kv.get('map'), kv.get('dist')
+            if mmap in (None, '-', 'unknown'):
+                continue
+            if (kd >= 0) != (mmap != 'not_supported') or (kd >= 0 and int(mdist) != kd):
+                mod_bad += 1
+                errs.append(f'{m}: {a} {b}: the kernel says {kd}, pcieaudit.ko {mmap} {mdist}')
+        if write:
+            os.makedirs(STORE, exist_ok=True)
+            with open(os.path.join(STORE, m + '.txt'), 'w', encoding='utf-8') as fh:
+                fh.write(f'# {m}: pci_p2pdma_distance_many() of Debian 7.3 (no IOMMU, '
+                         'x86, not Zen) per ordered pair; -1 not supported. Written by '
+                         'tests/replay/compare.py --write from the replay guest.\n')
+                for (a, b), kd in sorted(kern.items()):
+                    fh.write(f'{a} {b} {kd}\n')
+        elif stored(m) is not None and stored(m) != kern:
+            errs.append(f'{m}: the kernel\'s verdicts differ from kernel-p2p/{m}.txt')
+        n = cli_vs_kernel(cli, m, kern, errs)
+        print(f'{m}: {len(got)} functions, {nbytes} bytes changed by the kernel (writable '
+              f'registers), {nl} lspci -vvv lines equal; {len(pp)} pairs, {len(kern)} answered by '
+              f'the kernel ({sum(v >= 0 for v in kern.values())} supported), pcieaudit.ko differs '
+              f'on {mod_bad}; CLI offline agrees on {n["agree"]}, no verdict on '
+              f'{n["cli_unknown"]} {n["unknown_why"]}')
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--cli', required=True)
+    ap.add_argument('--offline', action='store_true')
+    ap.add_argument('--write', action='store_true')
+    ap.add_argument('results', nargs='?')
+    a = ap.parse_args()
+    errs = []
+    if a.offline:
+        for m in machines():
+            kern = stored(m)
+            if kern is None:
+                errs.append(f'{m}: no kernel-p2p/{m}.txt')
+                continue
+            n = cli_vs_kernel(a.cli, m, kern, errs)
+            print(f'{m}: {n["pairs"]} kernel verdicts, CLI offline agrees on {n["agree"]}, '
+                  f'no verdict on {n["cli_unknown"]} {n["unknown_why"]}')
+    else:
+        check_guest(a.cli, a.results, a.write, errs)
+    for e in errs:
+        print('DIFF', e)
+    print(f'replay: {"FAIL" if errs else "PASS"} ({len(errs)} differences)')
+    return 1 if errs else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
