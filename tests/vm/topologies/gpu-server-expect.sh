@@ -5,7 +5,8 @@
 # another port (the virtio-gpu of gpusw1, now below gpusw3). run-all.sh
 # boots it after gpu-server (TOPO_AFTER), whose first snapshot (snap1, the
 # module's report --json) is the golden host. The guest only loads the
-# module and writes its snapshot (expect-init.sh); expect-check.py finds
+# module and writes its snapshot (guest-init.sh's pa_light=expect, in the
+# stock image the other topologies share); expect-check.py finds
 # the two differences in both boots' sysfs paths and holds check --expect
 # (here, and in the guest against the module) to exactly those.
 TOPO_AFTER=gpu-server
@@ -13,9 +14,8 @@ GOLDEN_RES=$OUT_DIR/gpu-server/results
 # shellcheck source=tests/vm/topologies/gpu-server.sh
 . "$VM_DIR/topologies/gpu-server.sh"
 TOPO_DESC="gpu-server again, one GPU stand-in left out and one moved: check --expect with gpu-server's snapshot as the golden host"
-TOPO_CMDLINE="intel_iommu=on"
+TOPO_CMDLINE="intel_iommu=on pa_light=expect"
 TOPO_TIMEOUT=240
-TOPO_INIT=$VM_DIR/expect-init.sh
 TOPO_CHECK=(python3 "$VM_DIR/expect-check.py" --golden "$GOLDEN_RES" --cli "$CLI_BIN")
 args=()
 for a in "${TOPO_ARGS[@]}"; do
