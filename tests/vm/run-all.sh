@@ -141,6 +141,8 @@ if [[ $MODE == all ]]; then
 	for k in "${ALL_KERNELS[@]}"; do prepare_kernel "$k"; done
 	for n in "${NAMES[@]}"; do
 		own=$(own_kernel "$n")
+		# A second boot compares with its first, on its own kernel.
+		[[ -z $(topo_field "$VM_DIR/topologies/$n.sh" TOPO_AFTER) ]] || continue
 		for k in "${ALL_KERNELS[@]}"; do
 			[[ $k == "${own:-stock}" ]] && continue
 			if needs_met "$n" "$k"; then add_run "$n" "$k"; else log "$n on $k: skipped, its build options lack ${n}'s TOPO_NEEDS"; fi
