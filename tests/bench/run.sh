@@ -61,6 +61,11 @@ fi
 { echo; echo "## fleet (host, tests/fleet/fleet-test.py --bench)"; echo
   nice -n 5 python3 "$ROOT/tests/fleet/fleet-test.py" "$ROOT/user/pcieaudit-cli" --bench; } \
 	>>"$OUT/bench-summary.md" || rc=1
+# On the host: what --expect adds to check, over a 300-function snapshot
+# and over /sys, paired runs (expect-cost.py, docs/performance.md).
+{ echo; echo "## check --expect's cost (host, tests/bench/expect-cost.py)"; echo
+  nice -n 5 python3 "$HERE/expect-cost.py" --runs "${BENCH_EXPECT_RUNS:-50}"; } \
+	>>"$OUT/bench-summary.md" || rc=1
 # On the host, without the module: start-up against lspci -vvv, paired
 # runs (startup.py, docs/performance.md).
 if [[ ${BENCH_HOST_STARTUP:-1} == 1 ]]; then

@@ -262,6 +262,27 @@ static void acs_changed(void **state)
 	mutated("gpudirect-fail.json", acs_off, w, N(w));
 }
 
+/* The NIC moved in beside the second GPU, into its IOMMU group: the move
+ * is the one finding, not also the group the GPU now shares (as below a
+ * switch whose ports group with their endpoints, the VM test's case). */
+static void move_nic_into_gpu_group(struct pa_report *rep)
+{
+	struct pa_device *nic = find(rep, "0000:04:00.0");
+
+	nic->iommu.group = find(rep, "0000:81:00.0")->iommu.group;
+	move_nic(rep);
+}
+
+static void nic_moved_into_a_group(void **state)
+{
+	static const struct want w[] = {
+		{ PA_EX_MOVED, "sits at pci0000:80/01.0/01.0 (0000:81:01.0), on the golden host at pci0000:00/01.0/00.0/01.0/00.0 (0000:04:00.0)", 0 },
+	};
+
+	(void)state;
+	mutated("gpudirect-fail.json", move_nic_into_gpu_group, w, N(w));
+}
+
 static void passthrough(struct pa_report *rep)
 {
 	rep->info.iommu_def_mode = PCIEAUDIT_IOMMU_MODE_PASSTHROUGH;
@@ -528,6 +549,7 @@ int main(void)
 		cmocka_unit_test(golden_against_itself),
 		cmocka_unit_test(gpu_removed_buses_shifted),
 		cmocka_unit_test(nic_moved),
+		cmocka_unit_test(nic_moved_into_a_group),
 		cmocka_unit_test(link_downgraded),
 		cmocka_unit_test(acs_changed),
 		cmocka_unit_test(iommu_changed),

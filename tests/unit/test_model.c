@@ -2,13 +2,17 @@
 /* The report model's lookups: by address, before and after sorting, on a
  * machine larger than one growth step; pair lists that grow by thousands;
  * and the name lookups that libpci
- * does not remember (misses), with libpci replaced by a counting fake. */
+ * does not remember (misses), with libpci replaced by a counting fake;
+ * and the hand-written formatters of addresses and JSON paths, held to
+ * snprintf's output. */
 #include "testutil.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <pci/pci.h>
 
+#include "bdf.h"
+#include "json_in.h"
 #include "pcinames.h"
 
 /* 1000 functions: 125 slots of 8, handed in from the last to the first. */
@@ -220,6 +224,62 @@ static void names_many_ids(void **state)
 	}
 }
 
+/* pa_bdf_format as "%04x:%02x:%02x.%x", past ffff (VMD) too. */
+static void bdf_format_as_snprintf(void **state)
+{
+	static const uint32_t domains[] = { 0, 1, 0xabc, 0xffff, 0x10000,
+					    0x12345, 0xfffffff, 0xffffffff };
+	char got[PA_BDF_LEN], want[32];
+
+	(void)state;
+	for (size_t d = 0; d < sizeof(domains) / sizeof(domains[0]); d++) {
+		for (unsigned int bus = 0; bus < 256; bus += 17) {
+			for (unsigned int devfn = 0; devfn < 256; devfn++) {
+				struct pa_addr a = { domains[d], (uint8_t)bus,
+						     (uint8_t)devfn };
+
+				pa_bdf_format(&a, got);
+				snprintf(want, sizeof(want), "%04x:%02x:%02x.%x",
+					 a.domain, a.bus, a.devfn >> 3, a.devfn & 7);
+				assert_string_equal(got, want);
+			}
+		}
+	}
+}
+
+/* pa_json_path and pa_json_element's paths as snprintf, cut alike. */
+static void json_paths_as_snprintf(void **state)
+{
+	static const size_t index[] = { 0, 7, 10, 99, 1000, 123456789 };
+	char path[200], key[120], got[PA_JSON_PATH_LEN], want[400], why[200];
+	struct pa_json_in in = { "t", why, sizeof(why) };
+	json_object *array = json_object_new_array(), *out;
+
+	(void)state;
+	for (size_t i = 0; i <= 123; i++)
+		json_object_array_add(array, json_object_new_int((int)i));
+	for (size_t pl = 0; pl < sizeof(path) - 1; pl += 13) {
+		memset(path, 'p', pl);
+		path[pl] = '\0';
+		for (size_t kl = 0; kl < sizeof(key) - 1; kl += 11) {
+			memset(key, 'k', kl);
+			key[kl] = '\0';
+			pa_json_path(got, path, key);
+			snprintf(want, sizeof(want), "%s%s%s", path, *path ? "." : "", key);
+			want[PA_JSON_PATH_LEN - 1] = '\0';
+			assert_string_equal(got, want);
+		}
+		for (size_t i = 0; i < sizeof(index) / sizeof(index[0]); i++) {
+			assert_int_equal(pa_json_element(&in, array, index[i] % 124,
+							 path, json_type_int, &out, got), 0);
+			snprintf(want, sizeof(want), "%s[%zu]", path, index[i] % 124);
+			want[PA_JSON_PATH_LEN - 1] = '\0';
+			assert_string_equal(got, want);
+		}
+	}
+	json_object_put(array);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +287,8 @@ int main(void)
 		cmocka_unit_test(pairs_grow),
 		cmocka_unit_test(names_once_per_id),
 		cmocka_unit_test(names_many_ids),
+		cmocka_unit_test(bdf_format_as_snprintf),
+		cmocka_unit_test(json_paths_as_snprintf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

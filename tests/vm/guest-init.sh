@@ -24,6 +24,7 @@ REMOVE_BDF=
 P2P_DO=
 ACS_SET=
 ACS_DIR=
+LIGHT=
 read -r CMDLINE </proc/cmdline
 for arg in $CMDLINE; do
 	case $arg in
@@ -34,6 +35,7 @@ for arg in $CMDLINE; do
 	pa_p2p_do=*) P2P_DO=${arg#pa_p2p_do=} ;;
 	pa_acs_set=*) ACS_SET=${arg#pa_acs_set=} ;;
 	pa_acs_dir=*) ACS_DIR=${arg#pa_acs_dir=} ;;
+	pa_light=*) LIGHT=${arg#pa_light=} ;;
 	esac
 done
 
@@ -63,6 +65,33 @@ klog() {
 	KLOG_N=$((KLOG_N + 1))
 	dmesg -c >"$R/klog/$KLOG_N-$1.txt"
 }
+
+# pa_light=expect: the second boot of check --expect's VM test
+# (topologies/gpu-server-expect.sh), kept light: no drivers, no P2P, ACS,
+# reset or D3hot steps. The module, this boot's report --json, each
+# function's device path and ids from sysfs (what expect-check.py derives
+# the expected findings from) and, with the first boot's snapshot passed in
+# over fw_cfg, check --expect against the module itself.
+if [ "$LIGHT" = expect ]; then
+	[ -f /lib/pcieaudit/deps ] && while read -r m; do modprobe "$m"; done </lib/pcieaudit/deps
+	insmod /lib/pcieaudit/pcieaudit.ko >"$R/insmod.out" 2>&1
+	fact insmod_rc $?
+	$T /usr/bin/pcieaudit-cli report --json >"$R/report.json" 2>"$R/report.err"
+	echo $? >"$R/report.rc"
+	for d in /sys/bus/pci/devices/*; do
+		printf '%s\t%s\t%s\t%s\t%s\n' "${d##*/}" "$(readlink -f "$d")" \
+			"$(cat "$d/vendor")" "$(cat "$d/device")" "$(cat "$d/class")"
+	done >"$R/paths.tsv"
+	modprobe -q qemu_fw_cfg
+	G=/sys/firmware/qemu_fw_cfg/by_name/opt/pcieaudit/golden/raw
+	if [ -r $G ]; then
+		cat $G >/tmp/golden.json
+		$T /usr/bin/pcieaudit-cli check --profile expect --format json \
+			--expect /tmp/golden.json >"$R/check-guest.json" 2>"$R/check-guest.err"
+		echo $? >"$R/check-guest.rc"
+	fi
+	guest_ship
+fi
 
 # Load drivers the way udev would: by each function's modalias. A function
 # without a matching module simply stays unbound (driver: null in the JSON).

@@ -141,12 +141,31 @@ if [[ $MODE == all ]]; then
 	for k in "${ALL_KERNELS[@]}"; do prepare_kernel "$k"; done
 	for n in "${NAMES[@]}"; do
 		own=$(own_kernel "$n")
+		# A second boot compares with its first, on its own kernel.
+		[[ -z $(topo_field "$VM_DIR/topologies/$n.sh" TOPO_AFTER) ]] || continue
 		for k in "${ALL_KERNELS[@]}"; do
 			[[ $k == "${own:-stock}" ]] && continue
 			if needs_met "$n" "$k"; then add_run "$n" "$k"; else log "$n on $k: skipped, its build options lack ${n}'s TOPO_NEEDS"; fi
 		done
 	done
 fi
+# TOPO_AFTER=TOPOLOGY: a run that reads another's results (its first boot)
+# starts once that run has finished: last, so that no slot waits, with the
+# other run added when it was not asked for.
+declare -A AFTER=()
+LATE=()
+EARLY=()
+for r in "${RUNS[@]}"; do
+	a=$(topo_field "$VM_DIR/topologies/${r% *}.sh" TOPO_AFTER)
+	if [[ -z $a ]]; then EARLY+=("$r"); continue; fi
+	AFTER[$r]=$a
+	LATE+=("$r")
+done
+RUNS=("${EARLY[@]}")
+for r in "${LATE[@]}"; do
+	[[ " ${RUNS[*]/%/|} " == *" ${AFTER[$r]} -| "* ]] || RUNS+=("${AFTER[$r]} -")
+done
+RUNS+=("${LATE[@]}")
 for r in "${RUNS[@]}"; do
 	k=${r#* }
 	[[ $k == - ]] && k=$(own_kernel "${r% *}")
@@ -199,6 +218,9 @@ for r in "${RUNS[@]}"; do
 	args=()
 	[[ $k == - ]] || args=(--kernel "$k")
 	while [[ ${#PID_OF_RUN[@]} -ge $JOBS ]]; do reap_one; done
+	if [[ -n ${AFTER[$r]:-} ]]; then
+		while [[ " ${PID_OF_RUN[*]} " == *" ${AFTER[$r]} "* ]]; do reap_one; done
+	fi
 	SECS[$id]=$SECONDS
 	"$VM_DIR/run-topology.sh" "${args[@]}" "$n" >"$OUT_DIR/$id.log" 2>&1 &
 	PID_OF_RUN[$!]=$id

@@ -264,7 +264,11 @@ static void g_iommu(struct golden_ctx *x)
 		size_t here = 0, there = 0;
 		bool differs = false, seen = false;
 
-		if (x->m.g2c[g] < 0 || !gd->has_iommu)
+		/* A device that moved left one group and joined another:
+		 * expect.moved says so, and groups are compared among the
+		 * devices in their golden slots only. */
+		if (x->m.g2c[g] < 0 || !gd->has_iommu ||
+		    x->m.how[g] == PA_SLOT_MOVED)
 			continue;
 		d = &x->rep->devices[x->m.g2c[g]];
 		if (!d->has_iommu)
@@ -277,7 +281,8 @@ static void g_iommu(struct golden_ctx *x)
 			const struct pa_device *hd = &x->g->devices[h], *e;
 			bool a, b;
 
-			if (h == g || x->m.g2c[h] < 0)
+			if (h == g || x->m.g2c[h] < 0 ||
+			    x->m.how[h] == PA_SLOT_MOVED)
 				continue;
 			e = &x->rep->devices[x->m.g2c[h]];
 			a = same_group(gd, hd);

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judges the VM test of `check --expect` (topologies/gpu-server-expect.sh).
+
+expect-check.py --golden GOLDEN_RESULTS [--cli CLI] RESULTS
+
+GOLDEN_RESULTS is the first boot's results (gpu-server: snap1/report.json,
+the module's snapshot, and snap1/sysfs.tsv), RESULTS the second boot's
+(report.json, paths.tsv, check-guest.json). The oracle is sysfs: each
+function's device path (host bridge, then device.function of every hop) and
+ids in both boots give what is missing, moved and extra. The test fails
+unless that is one display function missing and one moved, nothing extra,
+and `check --profile expect` finds exactly those, on the host over both
+snapshots and in the guest against the module, with nothing else from the
+expect profile, while the golden against itself finds nothing.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+MISSING = re.compile(r" expected at (\S+) \((\S+) on the golden host\)")
+MOVED = re.compile(r" sits at (\S+) \((\S+)\), on the golden host at (\S+) \((\S+)\)")
+
+
+def slot_path(realpath):
+    """/sys/devices/pci0000:00/0000:00:02.0/0000:01:00.0 -> pci0000:00/02.0/00.0"""
+    parts = realpath.split("/")
+    top = next(i for i, p in enumerate(parts) if p.startswith("pci"))
+    return "/".join([parts[top]] + [p.split(":")[-1] for p in parts[top + 1:]])
+
+
+def golden_paths(tsv):
+    """{bdf: (slot, vendor, device, class)} from guest-init.sh's sysfs.tsv."""
+    facts = {}
+    with open(tsv) as f:
+        for line in f:
+            bdf, key, val = line.rstrip("\n").split("\t")[:3]
+            facts.setdefault(bdf, {})[key] = val
+    return {b: (slot_path(v["realpath"]), int(v["vendor"], 16),
+                int(v["device"], 16), int(v["class"], 16)) for b, v in facts.items()}
+
+
+def second_paths(tsv):
+    out = {}
+    with open(tsv) as f:
+        for line in f:
+            bdf, path, ven, dev, cls = line.split()
+            out[bdf] = (slot_path(path), int(ven, 16), int(dev, 16), int(cls, 16))
+    return out
+
+
+def differences(gold, here):
+    """What sysfs says changed: missing, moved and extra, with BDFs."""
+    gslot = {v[0]: (b, v) for b, v in gold.items()}
+    hslot = {v[0]: (b, v) for b, v in here.items()}
+    gleft = [(b, v) for s, (b, v) in gslot.items() if hslot.get(s, (0, None))[1] != v]
+    hleft = [(b, v) for s, (b, v) in hslot.items() if gslot.get(s, (0, None))[1] != v]
+    moved = []
+    for gb, gv in list(gleft):
+        same = [h for h in hleft if h[1][1:] == gv[1:]]
+        if same:
+            hb, hv = same[0]
+            moved.append(("expect.moved", hv[0], hb, gv[0], gb))
+            gleft.remove((gb, gv))
+            hleft.remove((hb, hv))
+    missing = [("expect.device-missing", v[0], b) for b, v in gleft]
+    extra = [("expect.device-extra", v[0], b) for b, v in hleft]
+    return missing, moved, extra, gold
+
+
+def findings(doc):
+    """The expect profile's findings as the tuples differences() gives."""
+    out = []
+    for f in doc["findings"]:
+        if f["profile"] != "expect":
+            continue
+        m = MISSING.search(f["message"]) if f["id"] == "expect.device-missing" else None
+        n = MOVED.search(f["message"]) if f["id"] == "expect.moved" else None
+        if m:
+            out.append((f["id"], m.group(1), m.group(2)))
+        elif n:
+            out.append((f["id"],) + n.groups())
+        else:
+            out.append((f["id"], f["message"]))
+    return sorted(out)
+
+
+def run(cli, *args):
+    p = subprocess.run([cli, "check", "--profile", "expect", "--format", "json", *args],
+                       capture_output=True, text=True)
+    try:
+        return p.returncode, json.loads(p.stdout), p.stderr
+    except json.JSONDecodeError:
+        return p.returncode, None, p.stderr + p.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--golden", required=True)
+    ap.add_argument("--cli", default="user/pcieaudit-cli")
+    ap.add_argument("results")
+    a = ap.parse_args()
+    golden = os.path.join(a.golden, "snap1", "report.json")
+    snap = os.path.join(a.results, "report.json")
+    errors = []
+    for f in (golden, os.path.join(a.golden, "snap1", "sysfs.tsv"), snap,
+              os.path.join(a.results, "paths.tsv")):
+        if not os.path.isfile(f):
+            print(f"expect-check: {f} missing (gpu-server's run, then this one)")
+            return 1
+
+    missing, moved, extra, gold = differences(
+        golden_paths(os.path.join(a.golden, "snap1", "sysfs.tsv")),
+        second_paths(os.path.join(a.results, "paths.tsv")))
+    print(f"expect-check: sysfs: missing {missing}, moved {moved}, extra {extra}")
+    if len(missing) != 1 or len(moved) != 1 or extra or gold[missing[0][2]][3] >> 16 != 3:
+        errors.append("the second boot is not the first with one display function "
+                      "left out and one device moved (per sysfs)")
+    # The finding names the golden's BDF for a missing device.
+    want = sorted(missing + moved)
+
+    rc, doc, err = run(a.cli, "--expect", golden, "--input", snap)
+    if doc is None:
+        errors.append(f"host check did not give JSON (rc {rc}): {err.strip()}")
+    else:
+        got = findings(doc)
+        print(f"expect-check: host check --expect: rc {rc}, {got}")
+        if got != want:
+            errors.append(f"host check --expect found {got}, sysfs says {want}")
+        if rc != 1:
+            errors.append(f"host check --expect exited {rc}, want 1 (a device missing fails)")
+        for r in doc["rules"]:
+            if r["profile"] == "expect" and r["status"] not in ("pass", "fail", "warn"):
+                errors.append(f"{r['id']}: {r['status']} ({r['note']}): the module reads every fact")
+
+    rc0, self_doc, err = run(a.cli, "--expect", golden, "--input", golden)
+    if self_doc is None or findings(self_doc) or rc0 != 0:
+        errors.append(f"the golden against itself: rc {rc0}, "
+                      f"{findings(self_doc) if self_doc else err.strip()}, want nothing")
+
+    guest = os.path.join(a.results, "check-guest.json")
+    if not os.path.isfile(guest):
+        errors.append("the guest ran no check --expect (no golden over fw_cfg?)")
+    else:
+        with open(guest) as f:
+            try:
+                gdoc = json.load(f)
+            except json.JSONDecodeError as exc:
+                gdoc = None
+                errors.append(f"the guest's check --expect is not JSON: {exc}")
+        with open(os.path.join(a.results, "check-guest.rc")) as f:
+            grc = int(f.read())
+        if gdoc is not None:
+            gg = findings(gdoc)
+            print(f"expect-check: guest check --expect (module): rc {grc}, {gg}")
+            if gg != want or grc != 1:
+                errors.append(f"the guest's check --expect against the module: rc {grc}, {gg}; want 1, {want}")
+
+    for e in errors:
+        print(f"expect-check: FAIL: {e}")
+    if not errors:
+        print(f"oracle: expect: {len(missing)} missing, {len(moved)} moved, found by check --expect on the host and in the guest")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
