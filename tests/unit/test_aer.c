@@ -21,6 +21,7 @@
 #include "aer_read.h"
 #include "check.h"
 #include "policy.h"
+#include "text_out.h"
 
 /* As the kernel's aer_stats_dev_attr() prints them (6.1 names). */
 static const char kernel_cor[] =
@@ -325,6 +326,46 @@ static void type_rises(void **state)
 	assert_string_equal(buf, "BadTLP ");
 }
 
+
+static int render_text(FILE *f, const void *arg)
+{
+	return pa_text_report(f, arg);
+}
+
+/* A link's two ends side by side: the endpoint's counters, then those of
+ * the port that received its link's errors; the port's own line has no
+ * "other end" (its link is upward, to the host bridge). */
+static void text_shows_both_ends(void **state)
+{
+	static const struct test_dev devs[] = {
+		{ .bus = 0, .devfn = 0x10, .up_bus = -1, .class = 0x060400,
+		  .pcie_type = PCI_EXP_TYPE_ROOT_PORT, .numa = -1,
+		  .lnkcap = 0x104, .lnksta = 0x1004 },
+		{ .bus = 1, .devfn = 0x00, .up_bus = 0, .up_devfn = 0x10,
+		  .class = 0x030200, .pcie_type = PCI_EXP_TYPE_ENDPOINT, .numa = -1,
+		  .lnkcap = 0x104, .lnksta = 0x1004 },
+	};
+	struct pa_report rep = { 0 };
+	char *text;
+	int ret;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(devs) / sizeof(devs[0]); i++)
+		test_add_dev(&rep, &devs[i]);
+	pa_aer_read("../fixtures/aer/6.12", &rep);
+	text = test_render(render_text, &rep, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(text,
+		"AER: correctable 2 (RxErr 2), nonfatal 1 (CmpltTO 1), fatal 0\n"));
+	assert_non_null(strstr(text,
+		"AER at the link's other end (0000:00:02.0): correctable 6 (BadTLP 5, "
+		"dev_cor_errs_bit[9] 1), nonfatal 0, fatal 0; received as root port: "
+		"correctable 8, nonfatal 1, fatal 0\n"));
+	assert_null(strstr(strstr(text, "other end") + 1, "other end"));
+	free(text);
+	pa_report_clear(&rep);
+}
+
 static void json_round_trip(void **state)
 {
 	const struct pa_aer cases[] = {
@@ -519,6 +560,7 @@ int main(void)
 		cmocka_unit_test(reads_recorded_kernels),
 		cmocka_unit_test(keeps_unknown_names),
 		cmocka_unit_test(type_rises),
+		cmocka_unit_test(text_shows_both_ends),
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(json_rejects),
 		cmocka_unit_test(rising_needs_two_observations),

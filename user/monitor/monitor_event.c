@@ -227,16 +227,12 @@ static json_object *type_rises(const struct pa_aer *prev, const struct pa_aer *n
 		json_object *one = json_object_new_object();
 
 		for (size_t i = 0; i < now->ntypes; i++) {
-			const struct pa_aer_type *t = &now->types[i], *p;
-			uint64_t was;
+			const struct pa_aer_type *t = &now->types[i];
+			uint64_t d;
 
-			if (t->severity != sev)
-				continue;
-			p = pa_aer_find_type(prev, sev, t->name);
-			was = p ? p->count : 0;
-			if (t->count > was)
+			if (t->severity == sev && pa_aer_type_rise(prev, t, &d))
 				json_object_object_add(one, t->name,
-						       json_object_new_uint64(t->count - was));
+						       json_object_new_uint64(d));
 		}
 		json_object_object_add(o, pa_aer_severity_name(sev), one);
 	}

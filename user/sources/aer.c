@@ -236,6 +236,21 @@ static void append(char *buf, size_t len, size_t *off, const char *fmt, ...)
 		*off = len - 1;
 }
 
+bool pa_aer_type_rise(const struct pa_aer *prev, const struct pa_aer_type *t,
+		      uint64_t *delta)
+{
+	const struct pa_aer_type *p = pa_aer_find_type(prev, t->severity, t->name);
+	uint64_t was = p ? p->count : 0;
+
+	/* A type the earlier reading lacked rose from 0 only where that
+	 * reading had types at all (an unnamed bit appears with its first
+	 * error). */
+	if ((!p && !prev->ntypes) || t->count <= was)
+		return false;
+	*delta = t->count - was;
+	return true;
+}
+
 size_t pa_aer_type_rises(const struct pa_aer *prev, const struct pa_aer *now,
 			 unsigned int sev, char *buf, size_t len)
 {
@@ -244,23 +259,14 @@ size_t pa_aer_type_rises(const struct pa_aer *prev, const struct pa_aer *now,
 	if (len)
 		buf[0] = '\0';
 	for (size_t i = 0; i < now->ntypes; i++) {
-		const struct pa_aer_type *t = &now->types[i], *p;
-		uint64_t was;
+		const struct pa_aer_type *t = &now->types[i];
+		uint64_t d;
 
-		if (t->severity != sev)
-			continue;
-		p = pa_aer_find_type(prev, sev, t->name);
-		/* A type the earlier reading lacked rose from 0 only where
-		 * that reading had types at all (an unnamed bit appears with
-		 * its first error). */
-		if (!p && !prev->ntypes)
-			continue;
-		was = p ? p->count : 0;
-		if (t->count <= was)
+		if (t->severity != sev || !pa_aer_type_rise(prev, t, &d))
 			continue;
 		n++;
 		append(buf, len, &off, "%s%s +%" PRIu64, n > 1 ? ", " : "",
-		       t->name, t->count - was);
+		       t->name, d);
 	}
 	return n;
 }

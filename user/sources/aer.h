@@ -55,6 +55,10 @@ bool pa_aer_name_known(unsigned int sev, const char *name);
 const struct pa_aer_type *pa_aer_find_type(const struct pa_aer *aer,
 					   unsigned int sev, const char *name);
 
+/* Whether type t of a reading rose since prev, and by how much (*delta). */
+bool pa_aer_type_rise(const struct pa_aer *prev, const struct pa_aer_type *t,
+		      uint64_t *delta);
+
 /*
  * The types of severity sev that rose from prev to now, as "BadTLP +3,
  * RxErr +1" in buf; returns how many. A type prev lacks counts from 0
