@@ -4,7 +4,7 @@
 # against Grafana's own dashboard schema (@grafana/schema's Dashboard type
 # as a JSON Schema, from npm into the cache, not the tree), and every
 # metric that the rules and the dashboard name against those the exporter
-# writes (mixin_check.py). About 15 s warm; the first run fetches 2 MB.
+# writes (mixin_check.py). 9 s warm; 56 s cold (npm fetch, schema made once).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
