@@ -203,6 +203,18 @@ exporter-test: deps cli
 	@python3 tests/exporter/idle-test.py 300 1
 	@tests/exporter/systemd-test.sh
 
+# The monitoring mixin (packaging/mixin): promtool on the alert rules and
+# their tests, the dashboard against @grafana/schema (npm, into the cache),
+# every metric the rules and the dashboard name against the exporter's.
+.PHONY: mixin-test
+mixin-test: deps
+	@command -v npm >/dev/null || $(MAKE) -s mixin-npm
+	@tests/mixin/mixin-test.sh
+
+.PHONY: mixin-npm
+mixin-npm:
+	$(call install-deps,npm)
+
 deb-test: deps
 	@tests/deb.sh
 
@@ -239,7 +251,7 @@ gpu-test: deps cli
 	@python3 tests/gpu/compare-h200.py --selftest
 	@out=$$(python3 tests/gpu/compare-h200.py user/pcieaudit-cli) || { echo "$$out"; exit 1; }; echo "$$out" | tail -n 1
 
-check: deps prebuild unit valgrind gpu-test security-test fuzz-smoke style ynl-check doc-test corpus-test compat-test dkms-test deb-test exporter-test monitor-test safety-test vm-test stress-short nlfuzz
+check: deps prebuild unit valgrind gpu-test security-test fuzz-smoke style ynl-check doc-test corpus-test compat-test dkms-test deb-test exporter-test mixin-test monitor-test safety-test vm-test stress-short nlfuzz
 	@echo "make check: all tests passed"
 
 demo: demo-deps

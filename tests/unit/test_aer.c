@@ -21,6 +21,7 @@
 #include "aer_read.h"
 #include "check.h"
 #include "policy.h"
+#include "text_out.h"
 
 /* As the kernel's aer_stats_dev_attr() prints them (6.1 names). */
 static const char kernel_cor[] =
@@ -153,12 +154,13 @@ static void reads_fake_sysfs(void **state)
 	assert_int_equal(rep.devices[1].aer.nonfatal, 4);
 	assert_int_equal(rep.devices[1].aer.fatal, 1);
 	pa_aer_format(&rep.devices[1].aer, buf, sizeof(buf));
-	assert_string_equal(buf, "correctable 11, nonfatal 4, fatal 1");
+	assert_string_equal(buf, "correctable 11 (RxErr 2, BadTLP 5, BadDLLP 1, Timeout 3), "
+			    "nonfatal 4 (CmpltTO 4), fatal 1 (DLP 1)");
 	assert_int_equal(rep.devices[2].aer.state, PA_AER_UNKNOWN);
 	assert_non_null(strstr(rep.devices[2].aer.reason, "no aer_dev_correctable"));
 	assert_int_equal(rep.devices[3].aer.state, PA_AER_UNKNOWN);
 	assert_string_equal(rep.devices[3].aer.reason,
-			    "aer_dev_nonfatal: unexpected contents");
+			    "aer_dev_nonfatal: line 1 is not \"NAME COUNT\"");
 	assert_int_equal(rep.devices[4].aer.state, PA_AER_UNKNOWN);
 	assert_non_null(strstr(rep.devices[4].aer.reason, "no sysfs directory"));
 	/* Conventional PCI has no AER: not read, not unknown. */
@@ -171,6 +173,199 @@ static void reads_fake_sysfs(void **state)
 	pa_report_clear(&rep);
 }
 
+
+/*
+ * The files as each kernel prints them (tests/fixtures/aer/README.md):
+ * the names of its tables, an unnamed bit of the port, the TOTAL lines.
+ * The expected lines are counted from the files here, not by aer.c.
+ */
+static size_t file_lines(const char *path, const char *skip_prefix)
+{
+	char line[128];
+	size_t n = 0;
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		n += strncmp(line, skip_prefix, strlen(skip_prefix)) != 0;
+	fclose(f);
+	return n;
+}
+
+static void reads_recorded_kernels(void **state)
+{
+	static const char *const kernels[] = { "5.10", "6.1", "6.6", "6.12" };
+	static const struct test_dev devs[] = {
+		{ .bus = 0, .devfn = 0x10, .up_bus = -1, .class = 0x060400,
+		  .pcie_type = PCI_EXP_TYPE_ROOT_PORT, .numa = -1 },
+		{ .bus = 1, .devfn = 0x00, .up_bus = 0, .up_devfn = 0x10,
+		  .class = 0x030200, .pcie_type = PCI_EXP_TYPE_ENDPOINT, .numa = -1 },
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct pa_report rep = { 0 };
+		char root[256], path[512];
+		const struct pa_aer *port, *gpu;
+		const struct pa_aer_type *t;
+
+		for (size_t i = 0; i < sizeof(devs) / sizeof(devs[0]); i++)
+			test_add_dev(&rep, &devs[i]);
+		snprintf(root, sizeof(root), "../fixtures/aer/%s", kernels[k]);
+		pa_aer_read(root, &rep);
+		port = &rep.devices[0].aer;
+		gpu = &rep.devices[1].aer;
+		assert_int_equal(port->state, PA_AER_KNOWN);
+		assert_int_equal(gpu->state, PA_AER_KNOWN);
+		assert_int_equal(port->cor, 6);
+		assert_true(port->has_rootport);
+		assert_int_equal(port->rp_cor, 8);
+		assert_int_equal(gpu->nonfatal, 1);
+		snprintf(path, sizeof(path), "%s/devices/0000:00:02.0/aer_dev_correctable", root);
+		size_t expect = file_lines(path, "TOTAL_");
+		snprintf(path, sizeof(path), "%s/devices/0000:00:02.0/aer_dev_nonfatal", root);
+		expect += file_lines(path, "TOTAL_");
+		snprintf(path, sizeof(path), "%s/devices/0000:00:02.0/aer_dev_fatal", root);
+		expect += file_lines(path, "TOTAL_");
+		assert_int_equal(port->ntypes, expect);
+		assert_int_equal(port->unknown_names, 0);
+		assert_int_equal(gpu->unknown_names, 0);
+		t = pa_aer_find_type(port, PA_AER_SEV_COR, "BadTLP");
+		assert_non_null(t);
+		assert_int_equal(t->count, 5);
+		t = pa_aer_find_type(port, PA_AER_SEV_COR, "dev_cor_errs_bit[9]");
+		assert_non_null(t);
+		assert_true(t->known);
+		assert_int_equal(t->count, 1);
+		t = pa_aer_find_type(gpu, PA_AER_SEV_NONFATAL, "CmpltTO");
+		assert_non_null(t);
+		assert_int_equal(t->count, 1);
+		/* The TOTAL line is the total, not a type. */
+		assert_null(pa_aer_find_type(port, PA_AER_SEV_COR, "TOTAL_ERR_COR"));
+		/* 6.6 stops at bit 26; the stable kernels print all 32. */
+		assert_true((pa_aer_find_type(gpu, PA_AER_SEV_FATAL, "TLPXlatBlocked") != NULL) ==
+			    (strcmp(kernels[k], "6.6") != 0));
+		pa_report_clear(&rep);
+	}
+}
+
+/* A name a later kernel may add is kept, counted, and marked. */
+static void keeps_unknown_names(void **state)
+{
+	struct pa_aer aer = { .state = PA_AER_KNOWN };
+	char buf[256];
+	size_t line = 0;
+	uint64_t v = 0;
+
+	(void)state;
+	assert_int_equal(pa_aer_parse_types(PA_AER_DEV_COR,
+					    "RxErr 1\nLaneMarginErr 3\nThisNameIsFarTooLongForOurTable 2\n"
+					    "dev_cor_errs_bit[11] 4\ndev_cor_errs_bit[x] 1\nTOTAL_ERR_COR 11\n",
+					    &v, &aer, &line), 0);
+	assert_int_equal(v, 11);
+	assert_int_equal(line, 0);
+	assert_int_equal(aer.ntypes, 5);
+	assert_int_equal(aer.unknown_names, 3);
+	assert_false(pa_aer_find_type(&aer, PA_AER_SEV_COR, "LaneMarginErr")->known);
+	assert_int_equal(pa_aer_find_type(&aer, PA_AER_SEV_COR, "LaneMarginErr")->count, 3);
+	assert_true(pa_aer_find_type(&aer, PA_AER_SEV_COR, "dev_cor_errs_bit[11]")->known);
+	assert_false(pa_aer_find_type(&aer, PA_AER_SEV_COR, "dev_cor_errs_bit[x]")->known);
+	assert_false(aer.types[2].known);
+	assert_int_equal(strlen(aer.types[2].name), sizeof(aer.types[2].name) - 1);
+	/* A nonfatal name is not a correctable one. */
+	assert_false(pa_aer_name_known(PA_AER_SEV_COR, "CmpltTO"));
+	assert_true(pa_aer_name_known(PA_AER_SEV_FATAL, "CmpltTO"));
+	pa_aer_format_types(&aer, PA_AER_SEV_COR, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "LaneMarginErr 3 (name unknown to pcieaudit)"));
+	/* A malformed line: which one, and nothing kept past it. */
+	aer = (struct pa_aer){ .state = PA_AER_KNOWN };
+	assert_int_equal(pa_aer_parse_types(PA_AER_DEV_COR, "RxErr 1\nBadTLP x\n",
+					    &v, &aer, &line), -EINVAL);
+	assert_int_equal(line, 2);
+	/* More lines than any kernel prints: the rest are counted. */
+	aer = (struct pa_aer){ .state = PA_AER_KNOWN };
+	char many[PA_AER_MAX_TYPES * 16 + 64] = "";
+	for (int i = 0; i < PA_AER_MAX_TYPES + 3; i++)
+		snprintf(many + strlen(many), sizeof(many) - strlen(many), "E%d 1\n", i);
+	assert_int_equal(pa_aer_parse_types(PA_AER_DEV_COR, many, &v, &aer, NULL), 0);
+	assert_int_equal(v, PA_AER_MAX_TYPES + 3);
+	assert_int_equal(aer.ntypes, PA_AER_MAX_TYPES);
+	assert_int_equal(aer.unknown_names, PA_AER_MAX_TYPES + 3);
+}
+
+static struct pa_aer with_types(uint64_t rxerr, uint64_t badtlp, const char *extra)
+{
+	struct pa_aer a = { .state = PA_AER_KNOWN, .cor = rxerr + badtlp };
+	char text[256];
+	uint64_t v;
+
+	snprintf(text, sizeof(text), "RxErr %llu\nBadTLP %llu\n%sTOTAL_ERR_COR %llu\n",
+		 (unsigned long long)rxerr, (unsigned long long)badtlp, extra,
+		 (unsigned long long)(rxerr + badtlp));
+	assert_int_equal(pa_aer_parse_types(PA_AER_DEV_COR, text, &v, &a, NULL), 0);
+	assert_int_equal(pa_aer_parse_types(PA_AER_DEV_NONFATAL, "CmpltTO 2\nTOTAL_ERR_NONFATAL 2\n",
+					    &v, &a, NULL), 0);
+	a.nonfatal = 2;
+	return a;
+}
+
+static void type_rises(void **state)
+{
+	struct pa_aer p = with_types(1, 2, ""), n = with_types(1, 5, "LaneMarginErr 4\n");
+	struct pa_aer old = { .state = PA_AER_KNOWN, .cor = 1 };
+	char buf[128];
+
+	(void)state;
+	assert_int_equal(pa_aer_type_rises(&p, &n, PA_AER_SEV_COR, buf, sizeof(buf)), 2);
+	assert_string_equal(buf, "BadTLP +3, LaneMarginErr +4");
+	assert_int_equal(pa_aer_type_rises(&p, &n, PA_AER_SEV_NONFATAL, buf, sizeof(buf)), 0);
+	/* An earlier reading without types (an old snapshot) tells nothing. */
+	assert_int_equal(pa_aer_type_rises(&old, &n, PA_AER_SEV_COR, buf, sizeof(buf)), 0);
+	/* Cut to the buffer, never past it. */
+	assert_int_equal(pa_aer_type_rises(&p, &n, PA_AER_SEV_COR, buf, 8), 2);
+	assert_string_equal(buf, "BadTLP ");
+}
+
+
+static int render_text(FILE *f, const void *arg)
+{
+	return pa_text_report(f, arg);
+}
+
+/* A link's two ends side by side: the endpoint's counters, then those of
+ * the port that received its link's errors; the port's own line has no
+ * "other end" (its link is upward, to the host bridge). */
+static void text_shows_both_ends(void **state)
+{
+	static const struct test_dev devs[] = {
+		{ .bus = 0, .devfn = 0x10, .up_bus = -1, .class = 0x060400,
+		  .pcie_type = PCI_EXP_TYPE_ROOT_PORT, .numa = -1,
+		  .lnkcap = 0x104, .lnksta = 0x1004 },
+		{ .bus = 1, .devfn = 0x00, .up_bus = 0, .up_devfn = 0x10,
+		  .class = 0x030200, .pcie_type = PCI_EXP_TYPE_ENDPOINT, .numa = -1,
+		  .lnkcap = 0x104, .lnksta = 0x1004 },
+	};
+	struct pa_report rep = { 0 };
+	char *text;
+	int ret;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(devs) / sizeof(devs[0]); i++)
+		test_add_dev(&rep, &devs[i]);
+	pa_aer_read("../fixtures/aer/6.12", &rep);
+	text = test_render(render_text, &rep, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(text,
+		"AER: correctable 2 (RxErr 2), nonfatal 1 (CmpltTO 1), fatal 0\n"));
+	assert_non_null(strstr(text,
+		"AER at the link's other end (0000:00:02.0): correctable 6 (BadTLP 5, "
+		"dev_cor_errs_bit[9] 1), nonfatal 0, fatal 0; received as root port: "
+		"correctable 8, nonfatal 1, fatal 0\n"));
+	assert_null(strstr(strstr(text, "other end") + 1, "other end"));
+	free(text);
+	pa_report_clear(&rep);
+}
+
 static void json_round_trip(void **state)
 {
 	const struct pa_aer cases[] = {
@@ -180,9 +375,25 @@ static void json_round_trip(void **state)
 		{ .state = PA_AER_UNKNOWN, .reason = "no aer_dev_correctable" },
 	};
 	const char *problem = NULL;
-	struct pa_aer back;
+	struct pa_aer back, typed = with_types(3, 4, "LaneMarginErr 1\n");
 
 	(void)state;
+	{
+		json_object *o = pa_aer_json(&typed);
+		json_object *p = json_tokener_parse(json_object_to_json_string(o));
+
+		assert_int_equal(pa_aer_json_parse(p, &back, &problem), 0);
+		assert_int_equal(back.ntypes, typed.ntypes);
+		assert_int_equal(back.unknown_names, 1);
+		for (size_t i = 0; i < typed.ntypes; i++) {
+			assert_string_equal(back.types[i].name, typed.types[i].name);
+			assert_int_equal(back.types[i].count, typed.types[i].count);
+			assert_int_equal(back.types[i].severity, typed.types[i].severity);
+			assert_int_equal(back.types[i].known, typed.types[i].known);
+		}
+		json_object_put(o);
+		json_object_put(p);
+	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		json_object *o = pa_aer_json(&cases[i]);
 		json_object *p = json_tokener_parse(json_object_to_json_string(o));
@@ -214,6 +425,14 @@ static void json_rejects(void **state)
 		  "aer.rootport: expected an object or null" },
 		{ "{\"state\":\"known\",\"correctable\":1,\"nonfatal\":0,\"fatal\":0,\"rootport\":{\"correctable\":1,\"nonfatal\":0}}",
 		  "aer.rootport.fatal: expected a count" },
+		{ "{\"state\":\"known\",\"correctable\":1,\"nonfatal\":0,\"fatal\":0,\"types\":[]}",
+		  "aer.types: expected an object" },
+		{ "{\"state\":\"known\",\"correctable\":1,\"nonfatal\":0,\"fatal\":0,\"types\":{\"fatal\":1}}",
+		  "aer.types: expected an object of counts per severity" },
+		{ "{\"state\":\"known\",\"correctable\":1,\"nonfatal\":0,\"fatal\":0,\"types\":{\"correctable\":{\"RxErr\":-1}}}",
+		  "aer.types: expected a count for each name" },
+		{ "{\"state\":\"known\",\"correctable\":1,\"nonfatal\":0,\"fatal\":0,\"types\":{\"correctable\":{\"\":1}}}",
+		  "aer.types: an empty or too long name, or too many" },
 	};
 	struct pa_aer back;
 
@@ -295,8 +514,22 @@ static void rising_needs_two_observations(void **state)
 	assert_int_equal(f->devices.n, 1);
 	assert_int_equal(f->devices.addrs[0].bus, 1);
 	assert_non_null(strstr(f->message, "logged 5 correctable AER errors"));
+	/* Without types in the reports, no types in the message. */
+	assert_null(strstr(f->message, "+"));
+	pa_check_clear(&c);
+
+	/* By type where both reports have them. */
+	prev.devices[0].aer = with_types(4, 6, "");
+	now.devices[0].aer = with_types(5, 8, "LaneMarginErr 2\n");
+	now.devices[0].aer.cor = 15;
+	run(&now, &c);
+	assert_int_equal(findings_of(&c, &f), 1);
+	assert_non_null(strstr(f->message,
+			       "logged 5 correctable AER errors since the earlier report: "
+			       "RxErr +1, BadTLP +2, LaneMarginErr +2 (15 now)"));
 	pa_check_clear(&c);
 	pa_report_clear(&prev);
+	now.devices[0].aer = (struct pa_aer){ .state = PA_AER_KNOWN, .cor = 15 };
 
 	/* Counters that dropped: a reboot between; nothing to compare. */
 	observe(&prev, 20, 5);
@@ -324,6 +557,10 @@ int main(void)
 		cmocka_unit_test(parses_kernel_text),
 		cmocka_unit_test(rejects_malformed),
 		cmocka_unit_test(reads_fake_sysfs),
+		cmocka_unit_test(reads_recorded_kernels),
+		cmocka_unit_test(keeps_unknown_names),
+		cmocka_unit_test(type_rises),
+		cmocka_unit_test(text_shows_both_ends),
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(json_rejects),
 		cmocka_unit_test(rising_needs_two_observations),

@@ -18,6 +18,8 @@
 #include <linux/pci_regs.h>
 
 #include "aer.h"
+#include "cli.h"
+#include "exitcodes.h"
 #include "exporter.h"
 #include "exporter_collect.h"
 #include "listen_addr.h"
@@ -90,7 +92,21 @@ static void device_series(void **state)
 	rep.devices[0].aer = (struct pa_aer){ .state = PA_AER_KNOWN, .cor = 7,
 		.has_rootport = true, .rp_cor = 9 };
 	pa_aer_set_unknown(&rep.devices[1].aer, "say \"why\"\\");
+	assert_int_equal(pa_aer_parse_types(PA_AER_DEV_COR,
+					    "RxErr 0\nBadTLP 7\nLane\"Err 0\nTOTAL_ERR_COR 7\n",
+					    &rep.devices[0].aer.cor, &rep.devices[0].aer, NULL), 0);
+	assert_int_equal(pa_aer_parse_types(PA_AER_DEV_FATAL, "DLP 0\nTOTAL_ERR_FATAL 0\n",
+					    &rep.devices[0].aer.fatal, &rep.devices[0].aer, NULL), 0);
 	text = test_render(render_devices, &rep, &ret);
+	/* By type: every line, zeros too, the name escaped as a label value. */
+	assert_non_null(strstr(text, "# TYPE pcieaudit_aer_errors_total counter\n"));
+	assert_non_null(strstr(text, "pcieaudit_aer_errors_total{bdf=\"0000:00:01.0\",severity=\"correctable\",type=\"RxErr\"} 0\n"));
+	assert_non_null(strstr(text, "pcieaudit_aer_errors_total{bdf=\"0000:00:01.0\",severity=\"correctable\",type=\"BadTLP\"} 7\n"));
+	assert_non_null(strstr(text, "pcieaudit_aer_errors_total{bdf=\"0000:00:01.0\",severity=\"correctable\",type=\"Lane\\\"Err\"} 0\n"));
+	assert_non_null(strstr(text, "pcieaudit_aer_errors_total{bdf=\"0000:00:01.0\",severity=\"fatal\",type=\"DLP\"} 0\n"));
+	assert_null(strstr(text, "type=\"TOTAL_ERR_COR\""));
+	assert_non_null(strstr(text, "pcieaudit_aer_unknown_types{bdf=\"0000:00:01.0\"} 1\n"));
+	assert_null(strstr(text, "pcieaudit_aer_errors_total{bdf=\"0000:01:00.0\""));
 	assert_int_equal(ret, 0);
 	assert_non_null(strstr(text, "pcieaudit_link_speed_gts{bdf=\"0000:00:01.0\"} 8\n"));
 	assert_non_null(strstr(text, "pcieaudit_link_width{bdf=\"0000:01:00.0\"} 8\n"));
@@ -138,6 +154,36 @@ static void collects(void **state)
 	assert_null(strstr(body, "pcieaudit_link_"));
 	assert_non_null(strstr(msg, "no PCI functions under /nonexistent-pcieaudit"));
 	free(body);
+}
+
+/* --expect: the expect profile's findings in every collection. */
+static void collects_expect(void **state)
+{
+	struct pa_exporter_opts o = { .input = SNAPSHOTS "/gpudirect-lost-gpu.json" };
+	struct pa_cli_expect x = { 0 };
+	struct pa_error e = { 0 };
+	char msg[512];
+	size_t len;
+	char *body;
+	int up;
+
+	(void)state;
+	body = pa_exporter_collect(&o, &len, &up, msg, sizeof(msg));
+	assert_non_null(body);
+	assert_null(strstr(body, "expect."));
+	free(body);
+	assert_int_equal(pa_cli_read_expect(SNAPSHOTS "/gpudirect-fail.json", &x, &e), PA_EXIT_OK);
+	o.expect = &x.ex;
+	body = pa_exporter_collect(&o, &len, &up, msg, sizeof(msg));
+	assert_non_null(body);
+	assert_int_equal(up, 1);
+	assert_non_null(strstr(body, "pcieaudit_finding{id=\"expect.device-missing\",profile=\"expect\",severity=\"fail\",devices=\"0000:80:01.0\"} 1\n"));
+	assert_non_null(strstr(body, "pcieaudit_finding{id=\"expect.link-below\",profile=\"expect\",severity=\"fail\",devices=\"0000:04:00.0\"} 1\n"));
+	free(body);
+	pa_cli_clear_expect(&x);
+	/* A file that cannot be read is refused before any server starts. */
+	assert_int_equal(pa_cli_read_expect("/nonexistent-pcieaudit.json", &x, &e), PA_EXIT_BAD_INPUT);
+	pa_cli_clear_expect(&x);
 }
 
 static int render_collector(FILE *f, const void *arg)
@@ -272,6 +318,7 @@ int main(void)
 		cmocka_unit_test(listen_parses),
 		cmocka_unit_test(device_series),
 		cmocka_unit_test(collects),
+		cmocka_unit_test(collects_expect),
 		cmocka_unit_test(collector_series),
 		cmocka_unit_test(serves_without_collecting),
 		cmocka_unit_test(interval_parses),

@@ -15,6 +15,7 @@
 #include <linux/pcieaudit.h>
 
 #include "link_history.h"
+#include "aer.h"
 #include "monitor_event.h"
 
 /* LnkCap with DLLLA reporting, 16GT/s x16. */
@@ -178,6 +179,29 @@ static void aer_deltas(void **state)
 		"{\"time\":\"2026-12-01T11:30:02.417Z\",\"event\":\"aer\",\"source\":\"sysfs\","
 		"\"bdf\":\"0000:41:00.0\",\"correctable\":3,\"nonfatal\":0,\"fatal\":0,"
 		"\"correctable_total\":13,\"nonfatal_total\":1,\"fatal_total\":0}\n");
+	free(buf);
+
+	/* By type, as aer_dev_* name them: what rose, and by how much. */
+	assert_int_equal(pa_aer_parse_types(PA_AER_DEV_COR, "RxErr 4\nBadTLP 6\nTOTAL_ERR_COR 10\n",
+					    &p.cor, &p, NULL), 0);
+	assert_int_equal(pa_aer_parse_types(PA_AER_DEV_COR, "RxErr 4\nBadTLP 9\nTOTAL_ERR_COR 13\n",
+					    &n.cor, &n, NULL), 0);
+	assert_int_equal(pa_aer_parse_types(PA_AER_DEV_NONFATAL, "CmpltTO 0\nTOTAL_ERR_NONFATAL 1\n",
+					    &p.nonfatal, &p, NULL), 0);
+	assert_int_equal(pa_aer_parse_types(PA_AER_DEV_NONFATAL, "CmpltTO 1\nTOTAL_ERR_NONFATAL 2\n",
+					    &n.nonfatal, &n, NULL), 0);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_true(pa_mon_print_aer(f, 1796124602417000000ull, &a, &p, &n, false));
+	assert_true(pa_mon_print_aer(f, 1796124602417000000ull, &a, &p, &n, true));
+	fclose(f);
+	assert_string_equal(buf,
+		"2026-12-01T11:30:02.417Z 0000:41:00.0 aer correctable +3 nonfatal +1 fatal +0 (now 13, 2, 0) "
+		"correctable: BadTLP +3 nonfatal: CmpltTO +1 [sysfs]\n"
+		"{\"time\":\"2026-12-01T11:30:02.417Z\",\"event\":\"aer\",\"source\":\"sysfs\","
+		"\"bdf\":\"0000:41:00.0\",\"correctable\":3,\"nonfatal\":1,\"fatal\":0,"
+		"\"correctable_total\":13,\"nonfatal_total\":2,\"fatal_total\":0,"
+		"\"types\":{\"correctable\":{\"BadTLP\":3},\"nonfatal\":{\"CmpltTO\":1},\"fatal\":{}}}\n");
 	free(buf);
 }
 

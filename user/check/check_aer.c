@@ -24,7 +24,7 @@ void pa_check_aer(struct pa_check *c)
 	}
 	for (size_t i = 0; i < rep->ndevices; i++) {
 		const struct pa_device *d = &rep->devices[i], *p;
-		char bdf[PA_BDF_LEN];
+		char bdf[PA_BDF_LEN], types[400], by_type[404];
 		uint64_t delta;
 
 		if (d->aer.state == PA_AER_NOT_READ ||
@@ -39,12 +39,20 @@ void pa_check_aer(struct pa_check *c)
 		if (!delta)
 			continue;
 		pa_bdf_format(&d->addr, bdf);
+		/* By type where both reports have them (sysfs, snapshots
+		 * since types were kept): RxErr and BadTLP point at the
+		 * signal, Timeout and Rollover at replays. */
+		if (pa_aer_type_rises(&p->aer, &d->aer, PA_AER_SEV_COR, types,
+				      sizeof(types)))
+			snprintf(by_type, sizeof(by_type), ": %s", types);
+		else
+			by_type[0] = '\0';
 		pa_check_add(c, PA_BL_AER_RISING, 0, &d->addr, 1,
 			     (struct pa_remedy){ PA_REMEDY_HARDWARE,
 			     "reseat the card; check the slot, the riser and the cable; watch it with pcieaudit-cli monitor" },
-			     "%s %s logged %" PRIu64 " correctable AER error%s since the earlier report (%" PRIu64 " now)",
+			     "%s %s logged %" PRIu64 " correctable AER error%s since the earlier report%s (%" PRIu64 " now)",
 			     pa_check_noun(d), bdf, delta, delta == 1 ? "" : "s",
-			     d->aer.cor);
+			     by_type, d->aer.cor);
 	}
 	if (!compared && unknown) {
 		pa_check_skip(c, PA_BL_AER_RISING,

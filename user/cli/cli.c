@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "exitcodes.h"
+#include "check.h"
+#include "policy.h"
 #include "fileio.h"
 
 bool pa_cli_offline(const struct pa_cli_opts *opts)
@@ -77,4 +79,57 @@ const char *pa_cli_source_name(const struct pa_cli_opts *opts, char *buf,
 	else
 		snprintf(buf, len, "the module");
 	return buf;
+}
+
+/* The golden host's snapshot, or the inventory, that --expect names:
+ * a JSON document (its first byte '{', gzip or not) is a snapshot,
+ * loaded as --input would be; anything else an inventory. */
+int pa_cli_read_expect(const char *path, struct pa_cli_expect *x,
+		       struct pa_error *e)
+{
+	char why[512];
+	size_t len;
+	char *text;
+	const char *p;
+	int rc;
+
+	*x = (struct pa_cli_expect){ .ex = { .name = path } };
+	if (!strcmp(path, "-"))
+		return pa_error_usage(e, "--expect reads a file, not standard input");
+	rc = pa_read_file_gz(path, PA_SNAPSHOT_MAX, &text, &len, why, sizeof(why));
+	if (rc)
+		return pa_error_set(e, PA_EXIT_BAD_INPUT, "cannot read --expect %s: %s",
+				    path, rc == -EBADMSG ? why : rc == -EFBIG ?
+				    "larger than 64 MiB" : strerror(-rc));
+	for (p = text; *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'; p++)
+		;
+	if (*p == '{') {
+		struct pa_policy pol;
+		struct pa_load l = { .input = path, .pairs = PA_PAIRS_DEFAULT,
+				     .policy = &pol };
+
+		/* The pairs gpudirect judges, as this host's get them. */
+		pa_policy_default(&pol);
+		free(text);
+		rc = pa_load_report(&l, &x->golden, e);
+		if (rc) {
+			pa_report_clear(&x->golden);
+			return rc;
+		}
+		x->ex.golden = &x->golden;
+		return PA_EXIT_OK;
+	}
+	rc = pa_inventory_parse(path, text, len, &x->inv, why, sizeof(why));
+	free(text);
+	if (rc)
+		return pa_error_set(e, rc == -ENOMEM ? PA_EXIT_RUNTIME : PA_EXIT_BAD_INPUT,
+				    "%s", why);
+	x->ex.inv = &x->inv;
+	return PA_EXIT_OK;
+}
+
+void pa_cli_clear_expect(struct pa_cli_expect *x)
+{
+	pa_report_clear(&x->golden);
+	pa_inventory_clear(&x->inv);
 }

@@ -15,6 +15,8 @@
 #include "errors.h"
 #include "load.h"
 #include "model.h"
+#include "check.h"
+#include "policy.h"
 
 /* More than a matrix can show legibly. */
 #define PA_CLI_MAX_BDFS 64
@@ -77,6 +79,21 @@ bool pa_cli_offline(const struct pa_cli_opts *opts);
 
 /* The load of opts' source; the caller adds what its command needs. */
 struct pa_load pa_cli_load(const struct pa_cli_opts *opts);
+
+/* What --expect names (check, exporter): a golden host's snapshot or an
+ * inventory, read once. ex points into the other two. */
+struct pa_cli_expect {
+	struct pa_expect ex;
+	struct pa_report golden;
+	struct pa_inventory inv;
+};
+
+/* Reads path into *x: PA_EXIT_OK, or an exit code (9 for a file that
+ * cannot be read or parsed) with e filled. pa_cli_clear_expect() after,
+ * whatever it returned. */
+int pa_cli_read_expect(const char *path, struct pa_cli_expect *x,
+		       struct pa_error *e);
+void pa_cli_clear_expect(struct pa_cli_expect *x);
 
 /* pa_load_report() whose input warnings go to stderr, before the output
  * or the error, so that a report from broken input never reads as clean;

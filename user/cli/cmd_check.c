@@ -65,65 +65,6 @@ static int read_policy(const char *path, struct pa_policy *pol,
 			    "%s", why);
 }
 
-/* The golden host's snapshot, or the inventory, that --expect names:
- * a JSON document (its first byte '{', gzip or not) is a snapshot,
- * loaded as --input would be; anything else an inventory. */
-struct expectation {
-	struct pa_expect ex;
-	struct pa_report golden;
-	struct pa_inventory inv;
-};
-
-static int read_expect(const char *path, struct expectation *x,
-		       struct pa_error *e)
-{
-	char why[512];
-	size_t len;
-	char *text;
-	const char *p;
-	int rc;
-
-	*x = (struct expectation){ .ex = { .name = path } };
-	if (!strcmp(path, "-"))
-		return pa_error_usage(e, "--expect reads a file, not standard input");
-	rc = pa_read_file_gz(path, PA_SNAPSHOT_MAX, &text, &len, why, sizeof(why));
-	if (rc)
-		return pa_error_set(e, PA_EXIT_BAD_INPUT, "cannot read --expect %s: %s",
-				    path, rc == -EBADMSG ? why : rc == -EFBIG ?
-				    "larger than 64 MiB" : strerror(-rc));
-	for (p = text; *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'; p++)
-		;
-	if (*p == '{') {
-		struct pa_policy pol;
-		struct pa_load l = { .input = path, .pairs = PA_PAIRS_DEFAULT,
-				     .policy = &pol };
-
-		/* The pairs gpudirect judges, as this host's get them. */
-		pa_policy_default(&pol);
-		free(text);
-		rc = pa_load_report(&l, &x->golden, e);
-		if (rc) {
-			pa_report_clear(&x->golden);
-			return rc;
-		}
-		x->ex.golden = &x->golden;
-		return PA_EXIT_OK;
-	}
-	rc = pa_inventory_parse(path, text, len, &x->inv, why, sizeof(why));
-	free(text);
-	if (rc)
-		return pa_error_set(e, rc == -ENOMEM ? PA_EXIT_RUNTIME : PA_EXIT_BAD_INPUT,
-				    "%s", why);
-	x->ex.inv = &x->inv;
-	return PA_EXIT_OK;
-}
-
-static void clear_expect(struct expectation *x)
-{
-	pa_report_clear(&x->golden);
-	pa_inventory_clear(&x->inv);
-}
-
 /* --profile overrides the policy's profiles. */
 static int select_profiles(const char *list, struct pa_policy *pol,
 			   struct pa_error *e)
@@ -245,7 +186,7 @@ static int load(const struct pa_cli_opts *opts, const struct pa_policy *pol,
 int pa_cmd_check(const struct pa_cli_opts *opts, struct pa_error *e)
 {
 	struct pa_report rep, prev;
-	struct expectation x = { 0 };
+	struct pa_cli_expect x = { 0 };
 	struct pa_policy pol;
 	struct pa_check c;
 	int rc, err;
@@ -260,14 +201,14 @@ int pa_cmd_check(const struct pa_cli_opts *opts, struct pa_error *e)
 	    opts->profiles)
 		rc = pa_error_usage(e, "the expect profile needs --expect FILE");
 	if (rc == PA_EXIT_OK && opts->expect) {
-		rc = read_expect(opts->expect, &x, e);
+		rc = pa_cli_read_expect(opts->expect, &x, e);
 		pol.expect = &x.ex;
 		pol.profiles[PA_PROFILE_EXPECT] = true;
 	}
 	if (rc == PA_EXIT_OK)
 		rc = load(opts, &pol, &rep, &prev, e);
 	if (rc != PA_EXIT_OK) {
-		clear_expect(&x);
+		pa_cli_clear_expect(&x);
 		pa_policy_clear(&pol);
 		return rc;
 	}
@@ -286,7 +227,7 @@ int pa_cmd_check(const struct pa_cli_opts *opts, struct pa_error *e)
 	}
 	pa_report_clear(&rep);
 	pa_report_clear(&prev);
-	clear_expect(&x);
+	pa_cli_clear_expect(&x);
 	pa_policy_clear(&pol);
 	return rc;
 }

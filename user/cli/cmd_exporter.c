@@ -11,7 +11,20 @@ int pa_cmd_exporter(const struct pa_cli_opts *opts, struct pa_error *e)
 		.listen = opts->listen, .input = opts->input, .sysfs = opts->sysfs,
 		.lspci = opts->lspci, .interval = opts->interval,
 	};
+	struct pa_cli_expect x = { 0 };
+	int rc;
 
-	(void)e;	/* it reports as it runs, for as long as it runs */
-	return pa_exporter_run(&o);
+	/* Refused at start, never a server whose every collection fails. */
+	if (opts->expect) {
+		rc = pa_cli_read_expect(opts->expect, &x, e);
+		if (rc) {
+			pa_cli_clear_expect(&x);
+			return rc;
+		}
+		o.expect = &x.ex;
+	}
+	/* Otherwise it reports as it runs, for as long as it runs. */
+	rc = pa_exporter_run(&o);
+	pa_cli_clear_expect(&x);
+	return rc;
 }

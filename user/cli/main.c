@@ -33,6 +33,7 @@
 #define OPT_LISTEN	(1u << 4)	/* --listen */
 #define OPT_FILES	(1u << 5)	/* file arguments, not BDFs */
 #define OPT_EXIT	(1u << 6)	/* --exit-codes */
+#define OPT_EXPECT	(1u << 7)	/* --expect */
 
 struct command {
 	const char *name;
@@ -89,7 +90,7 @@ static const struct command commands[] = {
 	  "                   links, downgrades, ACS redirects, NVLink, XGMI\n" },
 	{ "check", pa_cmd_check, "[options]",
 	  "audit against the gpudirect, vfio and baseline profiles", 0, 0,
-	  OPT_SOURCE | OPT_CHECK | OPT_EXIT,
+	  OPT_SOURCE | OPT_CHECK | OPT_EXPECT | OPT_EXIT,
 	  "Prints PASS, WARN, FAIL, INFO and SKIP lines per rule, each finding\n"
 	  "with its devices and remedy.\n\n"
 	  "  --profile P[,P]  gpudirect, vfio, baseline (default: the policy's, or all)\n"
@@ -139,7 +140,7 @@ static const struct command commands[] = {
 	  "or when the module is unloaded (exit 4).\n" },
 	{ "exporter", pa_cmd_exporter, "[--listen ADDR:PORT] [--interval SECONDS]",
 	  "Prometheus /metrics: links, AER counters, check findings", 0, 0,
-	  OPT_SOURCE | OPT_LISTEN,
+	  OPT_SOURCE | OPT_LISTEN | OPT_EXPECT,
 	  "Serves http://ADDR:PORT/metrics until SIGINT or SIGTERM. A thread\n"
 	  "reads the module and runs check's profiles (default policy) every\n"
 	  "--interval, and within a second of a link, ACS or hot-plug event; a\n"
@@ -151,7 +152,10 @@ static const struct command commands[] = {
 	  "  --interval SECONDS  collect this often (default 10, 0.1 to 86400)\n"
 	  "  --input FILE        serve a snapshot (report --json) instead\n"
 	  "  --sysfs DIR         without the module: sysfs and configuration space\n"
-	  "  --lspci FILE        serve lspci -xxxx output instead\n" },
+	  "  --lspci FILE        serve lspci -xxxx output instead\n"
+	  "  --expect FILE       also run check's expect profile against a golden\n"
+	  "                      host's report --json or a YAML inventory, read\n"
+	  "                      once at start (exit 9 when it cannot be)\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -274,7 +278,7 @@ static const struct {
 	{ "--svg", OPT_NCCL, offsetof(struct pa_cli_opts, svg) },
 	{ "--listen", OPT_LISTEN, offsetof(struct pa_cli_opts, listen) },
 	{ "--interval", OPT_LISTEN, offsetof(struct pa_cli_opts, interval) },
-	{ "--expect", OPT_CHECK, offsetof(struct pa_cli_opts, expect) },
+	{ "--expect", OPT_EXPECT, offsetof(struct pa_cli_opts, expect) },
 	{ "--exit-codes", OPT_EXIT, offsetof(struct pa_cli_opts, exit_codes) },
 };
 

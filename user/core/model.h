@@ -68,12 +68,37 @@ enum pa_aer_state {
 
 /* AER error counters since boot, from sysfs: totals of each severity and,
  * for root ports, the totals of the messages they received. */
+/* Severities of the AER counters, in the order of the aer_dev_* files. */
+enum pa_aer_severity {
+	PA_AER_SEV_COR,
+	PA_AER_SEV_NONFATAL,
+	PA_AER_SEV_FATAL,
+	PA_AER_NSEV
+};
+
+/* One "NAME COUNT" line of an aer_dev_* file, as the kernel wrote it: a
+ * name of its tables ("RxErr"), an unnamed bit ("dev_cor_errs_bit[9]"), or
+ * a name this CLI does not know (known false), kept all the same. */
+struct pa_aer_type {
+	char name[28];
+	uint8_t severity;		/* enum pa_aer_severity */
+	bool known;
+	uint64_t count;
+};
+
+/* 16 correctable and 2 x 32 uncorrectable bits: every line a kernel prints. */
+#define PA_AER_MAX_TYPES 80
+
 struct pa_aer {
 	uint32_t state;			/* enum pa_aer_state */
 	char reason[96];		/* PA_AER_UNKNOWN: why */
 	uint64_t cor, nonfatal, fatal;
 	bool has_rootport;
 	uint64_t rp_cor, rp_nonfatal, rp_fatal;
+	/* By type, where the source had them (sysfs; snapshots since 0.2). */
+	size_t ntypes;
+	struct pa_aer_type types[PA_AER_MAX_TYPES];
+	size_t unknown_names;		/* types[] whose known is false */
 };
 
 /* What the module's sampler saw of a link since it began tracking the

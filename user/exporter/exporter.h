@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+struct pa_expect;
+
 struct pa_exporter_opts {
 	const char *listen;	/* ADDR:PORT; NULL for PA_LISTEN_DEFAULT */
 	const char *input;	/* as report --input */
@@ -17,6 +19,8 @@ struct pa_exporter_opts {
 	const char *lspci;	/* as report --lspci */
 	const char *interval;	/* --interval SECONDS; NULL for the default */
 	double interval_s;	/* parsed by pa_exporter_run() */
+	/* --expect, read by the caller; NULL: no expect profile. */
+	const struct pa_expect *expect;
 };
 
 #define PA_EXPORTER_INTERVAL_DEFAULT_S	10.0

@@ -94,6 +94,11 @@ char *pa_exporter_collect(const struct pa_exporter_opts *o, size_t *len,
 	if (load_msg && msglen)
 		load_msg[0] = '\0';
 	pa_policy_default(&pol);
+	/* --expect: the expect profile too, its findings as any other's. */
+	if (o->expect) {
+		pol.expect = o->expect;
+		pol.profiles[PA_PROFILE_EXPECT] = true;
+	}
 	if (pa_load_report(&l, &rep, &e)) {
 		if (load_msg && msglen)
 			pa_error_format(&e, load_msg, msglen);

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <linux/pci_regs.h>
 
+#include "aer.h"
 #include "bdf.h"
 #include "link.h"
 #include "slot.h"
@@ -178,6 +179,30 @@ static void aer_rootport(FILE *f, const char *name, const char *bdf,
 		name, bdf, d->aer.rp_fatal);
 }
 
+/* Every line of aer_dev_* but the TOTAL one, zero counts too: a series
+ * there from the start is one that increase() sees rise. */
+static void aer_types(FILE *f, const char *name, const char *bdf,
+		      const struct pa_device *d)
+{
+	if (d->aer.state != PA_AER_KNOWN)
+		return;
+	for (size_t i = 0; i < d->aer.ntypes; i++) {
+		const struct pa_aer_type *t = &d->aer.types[i];
+
+		fprintf(f, "%s{bdf=\"%s\",severity=\"%s\",type=\"", name, bdf,
+			pa_aer_severity_name(t->severity));
+		label_value(f, t->name);
+		fprintf(f, "\"} %" PRIu64 "\n", t->count);
+	}
+}
+
+static void aer_unknown_names(FILE *f, const char *name, const char *bdf,
+			      const struct pa_device *d)
+{
+	if (d->aer.state == PA_AER_KNOWN && d->aer.unknown_names)
+		fprintf(f, "%s{bdf=\"%s\"} %zu\n", name, bdf, d->aer.unknown_names);
+}
+
 static void aer_unknown(FILE *f, const char *name, const char *bdf,
 			const struct pa_device *d)
 {
@@ -228,6 +253,12 @@ static const struct {
 	{ "pcieaudit_aer_rootport_errors_total", "counter",
 	  "AER error messages a root port received (aer_rootport_total_err_*).",
 	  aer_rootport },
+	{ "pcieaudit_aer_errors_total", "counter",
+	  "AER errors since boot by severity and type, as the kernel names them (aer_dev_*).",
+	  aer_types },
+	{ "pcieaudit_aer_unknown_types", "gauge",
+	  "Lines of aer_dev_* whose error name this pcieaudit does not know (kept in pcieaudit_aer_errors_total).",
+	  aer_unknown_names },
 	{ "pcieaudit_aer_unknown", "gauge",
 	  "1 for a PCIe function whose AER counters cannot be read, with the reason.",
 	  aer_unknown },

@@ -23,6 +23,8 @@
  *   pcieaudit_link_last_change_timestamp_seconds  (the module's history)
  *   pcieaudit_aer_correctable_errors_total, ..._nonfatal_..., ..._fatal_...
  *   pcieaudit_aer_rootport_errors_total{bdf,severity}  (counters)
+ *   pcieaudit_aer_errors_total{bdf,severity,type}  (each aer_dev_* line)
+ *   pcieaudit_aer_unknown_types{bdf}  lines whose names are not known
  *   pcieaudit_aer_unknown{bdf,reason}  1 where the counters are unknown
  * Functions whose registers are unreadable get no link series. 0, -EIO,
  * or -ENOMEM.

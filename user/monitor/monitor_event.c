@@ -11,6 +11,7 @@
 #include <linux/pci_regs.h>
 #include <linux/pcieaudit.h>
 
+#include "aer.h"
 #include "bdf.h"
 #include "link.h"
 #include "link_history.h"
@@ -217,11 +218,32 @@ void pa_mon_print(FILE *f, const struct pa_mon_event *ev, bool json)
 	fprintf(f, " [%s] seq %" PRIu64 "\n", source_name(ev->source), ev->seq);
 }
 
+/* {"correctable": {"BadTLP": 3}, ...}: the rise of each type that rose. */
+static json_object *type_rises(const struct pa_aer *prev, const struct pa_aer *now)
+{
+	json_object *o = json_object_new_object();
+
+	for (unsigned int sev = 0; sev < PA_AER_NSEV; sev++) {
+		json_object *one = json_object_new_object();
+
+		for (size_t i = 0; i < now->ntypes; i++) {
+			const struct pa_aer_type *t = &now->types[i];
+			uint64_t d;
+
+			if (t->severity == sev && pa_aer_type_rise(prev, t, &d))
+				json_object_object_add(one, t->name,
+						       json_object_new_uint64(d));
+		}
+		json_object_object_add(o, pa_aer_severity_name(sev), one);
+	}
+	return o;
+}
+
 bool pa_mon_print_aer(FILE *f, uint64_t time_ns, const struct pa_addr *addr,
 		      const struct pa_aer *prev, const struct pa_aer *now,
 		      bool json)
 {
-	char time[PA_TIME_LEN], bdf[PA_BDF_LEN];
+	char time[PA_TIME_LEN], bdf[PA_BDF_LEN], types[512];
 	uint64_t d[3];
 	json_object *o;
 
@@ -239,8 +261,12 @@ bool pa_mon_print_aer(FILE *f, uint64_t time_ns, const struct pa_addr *addr,
 	if (!json) {
 		fprintf(f, "%s %s aer correctable +%" PRIu64 " nonfatal +%" PRIu64
 			" fatal +%" PRIu64 " (now %" PRIu64 ", %" PRIu64 ", %" PRIu64
-			") [sysfs]\n", time, bdf, d[0], d[1], d[2], now->cor,
+			")", time, bdf, d[0], d[1], d[2], now->cor,
 			now->nonfatal, now->fatal);
+		for (unsigned int sev = 0; sev < PA_AER_NSEV; sev++)
+			if (pa_aer_type_rises(prev, now, sev, types, sizeof(types)))
+				fprintf(f, " %s: %s", pa_aer_severity_name(sev), types);
+		fputs(" [sysfs]\n", f);
 		return true;
 	}
 	o = json_object_new_object();
@@ -254,6 +280,8 @@ bool pa_mon_print_aer(FILE *f, uint64_t time_ns, const struct pa_addr *addr,
 	json_object_object_add(o, "correctable_total", json_object_new_uint64(now->cor));
 	json_object_object_add(o, "nonfatal_total", json_object_new_uint64(now->nonfatal));
 	json_object_object_add(o, "fatal_total", json_object_new_uint64(now->fatal));
+	if (now->ntypes && prev->ntypes)
+		json_object_object_add(o, "types", type_rises(prev, now));
 	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return true;

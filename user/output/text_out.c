@@ -230,14 +230,26 @@ static void print_iommu(FILE *f, const char *indent, const struct pa_device *dev
 	fputc('\n', f);
 }
 
-static void print_aer(FILE *f, const char *indent, const struct pa_device *dev)
+/* A link's two ends count their errors apart (the receiver logs what it
+ * saw): beside a function's own counters, those of the port above it. */
+static void print_aer(FILE *f, const char *indent, const struct pa_report *rep,
+		      const struct pa_device *dev)
 {
-	char buf[256];
+	const struct pa_device *port;
+	char buf[1024], bdf[PA_BDF_LEN];
 
 	if (dev->aer.state == PA_AER_NOT_READ)
 		return;
 	pa_aer_format(&dev->aer, buf, sizeof(buf));
 	fprintf(f, "%sAER: %s\n", indent, buf);
+	port = dev->has_link ? pa_report_upstream(rep, dev) : NULL;
+	if (!port || port->aer.state == PA_AER_NOT_READ ||
+	    (port->pcie_type != PCI_EXP_TYPE_ROOT_PORT &&
+	     port->pcie_type != PCI_EXP_TYPE_DOWNSTREAM))
+		return;
+	pa_bdf_format(&port->addr, bdf);
+	pa_aer_format(&port->aer, buf, sizeof(buf));
+	fprintf(f, "%sAER at the link's other end (%s): %s\n", indent, bdf, buf);
 }
 
 static void print_history(FILE *f, const char *indent,
@@ -252,15 +264,15 @@ static void print_history(FILE *f, const char *indent,
 }
 
 static void print_details(FILE *f, const char *indent,
-			  const struct pa_device *dev, bool iommu_unknown)
+			  const struct pa_report *rep, const struct pa_device *dev)
 {
 	print_sriov(f, indent, dev);
 	print_power(f, indent, dev);
 	print_acs(f, indent, dev);
 	pa_text_link(f, indent, dev, NULL);
 	pa_text_caps(f, indent, dev);
-	print_iommu(f, indent, dev, iommu_unknown);
-	print_aer(f, indent, dev);
+	print_iommu(f, indent, dev, rep->info.iommu_unknown);
+	print_aer(f, indent, rep, dev);
 	print_history(f, indent, dev);
 }
 
@@ -301,7 +313,7 @@ static void print_subtree(struct tree *t, size_t i, size_t plen, bool last)
 	memcpy(t->prefix + plen, last ? BLANK : PIPE, STEP);
 	child = next_child(t, i, 0);
 	memcpy(t->prefix + plen + STEP, child != NONE ? PIPE : BLANK, STEP + 1);
-	print_details(t->f, t->prefix, dev, t->rep->info.iommu_unknown);
+	print_details(t->f, t->prefix, t->rep, dev);
 
 	while (child != NONE) {
 		bool last_child = next_child(t, i, child + 1) == NONE;

@@ -22,6 +22,24 @@ static json_object *rootport_object(const struct pa_aer *aer)
 	return obj;
 }
 
+/* {"correctable": {"RxErr": 2, ...}, "nonfatal": {...}, "fatal": {...}},
+ * each in the kernel's order. */
+static json_object *types_object(const struct pa_aer *aer)
+{
+	json_object *obj = json_object_new_object();
+
+	for (unsigned int sev = 0; sev < PA_AER_NSEV; sev++) {
+		json_object *one = json_object_new_object();
+
+		for (size_t i = 0; i < aer->ntypes; i++)
+			if (aer->types[i].severity == sev)
+				json_object_object_add(one, aer->types[i].name,
+						       counter(aer->types[i].count));
+		json_object_object_add(obj, pa_aer_severity_name(sev), one);
+	}
+	return obj;
+}
+
 json_object *pa_aer_json(const struct pa_aer *aer)
 {
 	json_object *obj;
@@ -40,6 +58,8 @@ json_object *pa_aer_json(const struct pa_aer *aer)
 	json_object_object_add(obj, "fatal", counter(aer->fatal));
 	json_object_object_add(obj, "rootport",
 			       aer->has_rootport ? rootport_object(aer) : NULL);
+	if (aer->ntypes)
+		json_object_object_add(obj, "types", types_object(aer));
 	return obj;
 }
 
@@ -85,9 +105,54 @@ static const char *const rp_problems[3] = {
 	"aer.rootport.fatal: expected a count",
 };
 
+/* "types", absent in snapshots before it: each severity an object of
+ * counts; names this CLI does not know are kept and counted. */
+static int parse_types(json_object *types, struct pa_aer *aer,
+		       const char **problem)
+{
+	if (!json_object_is_type(types, json_type_object)) {
+		*problem = "aer.types: expected an object";
+		return -EINVAL;
+	}
+	for (unsigned int sev = 0; sev < PA_AER_NSEV; sev++) {
+		json_object *one;
+
+		if (!json_object_object_get_ex(types, pa_aer_severity_name(sev), &one))
+			continue;
+		if (!json_object_is_type(one, json_type_object)) {
+			*problem = "aer.types: expected an object of counts per severity";
+			return -EINVAL;
+		}
+		json_object_object_foreach(one, name, val) {
+			struct pa_aer_type *t;
+			size_t nlen = strlen(name);
+
+			errno = 0;
+			if (!json_object_is_type(val, json_type_int) ||
+			    json_object_get_int64(val) < 0) {
+				*problem = "aer.types: expected a count for each name";
+				return -EINVAL;
+			}
+			if (!nlen || aer->ntypes >= PA_AER_MAX_TYPES ||
+			    nlen >= sizeof(t->name)) {
+				*problem = "aer.types: an empty or too long name, or too many";
+				return -EINVAL;
+			}
+			t = &aer->types[aer->ntypes++];
+			memcpy(t->name, name, nlen + 1);
+			t->severity = (uint8_t)sev;
+			t->count = json_object_get_uint64(val);
+			t->known = pa_aer_name_known(sev, name);
+			if (!t->known)
+				aer->unknown_names++;
+		}
+	}
+	return 0;
+}
+
 int pa_aer_json_parse(json_object *v, struct pa_aer *aer, const char **problem)
 {
-	json_object *state, *reason, *rp;
+	json_object *state, *reason, *rp, *types;
 	const char *s;
 
 	*aer = (struct pa_aer){ 0 };
@@ -119,6 +184,9 @@ int pa_aer_json_parse(json_object *v, struct pa_aer *aer, const char **problem)
 	aer->state = PA_AER_KNOWN;
 	if (parse_counters(v, &aer->cor, &aer->nonfatal, &aer->fatal, problem,
 			   dev_problems))
+		return -EINVAL;
+	if (json_object_object_get_ex(v, "types", &types) && types &&
+	    parse_types(types, aer, problem))
 		return -EINVAL;
 	if (!json_object_object_get_ex(v, "rootport", &rp) || !rp)
 		return 0;

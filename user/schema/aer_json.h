@@ -4,7 +4,10 @@
  *   null                                  not read (conventional PCI, old)
  *   {"state": "unknown", "reason": "..."}
  *   {"state": "known", "correctable": N, "nonfatal": N, "fatal": N,
- *    "rootport": null | {"correctable": N, "nonfatal": N, "fatal": N}}
+ *    "rootport": null | {"correctable": N, "nonfatal": N, "fatal": N},
+ *    "types": {"correctable": {"RxErr": N, ...}, "nonfatal": {...},
+ *              "fatal": {...}}}   (by type, where read; names kept as
+ *                                  the kernel wrote them)
  * Pure.
  */
 #ifndef PA_AER_JSON_H

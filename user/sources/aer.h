@@ -9,6 +9,7 @@
 #define PA_AER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model.h"
@@ -34,6 +35,41 @@ const char *pa_aer_file_name(enum pa_aer_file file);
  * 0, or -EINVAL for text that is neither.
  */
 int pa_aer_parse(enum pa_aer_file file, const char *text, uint64_t *total);
+
+/*
+ * pa_aer_parse(), keeping each "NAME COUNT" line but the TOTAL one in
+ * aer->types (aer may be NULL; a root port file keeps none). On -EINVAL,
+ * *bad_line (may be NULL) is the 1-based line that is not "NAME COUNT".
+ */
+int pa_aer_parse_types(enum pa_aer_file file, const char *text,
+		       uint64_t *total, struct pa_aer *aer, size_t *bad_line);
+
+/* "correctable", "nonfatal", "fatal"; NULL past PA_AER_NSEV. */
+const char *pa_aer_severity_name(unsigned int sev);
+
+/* Whether name is one the kernel prints for that severity: a name of its
+ * tables, or its "dev_cor_errs_bit[N]" for a bit without a name. */
+bool pa_aer_name_known(unsigned int sev, const char *name);
+
+/* The type of that severity and name; NULL when aer has none. */
+const struct pa_aer_type *pa_aer_find_type(const struct pa_aer *aer,
+					   unsigned int sev, const char *name);
+
+/* Whether type t of a reading rose since prev, and by how much (*delta). */
+bool pa_aer_type_rise(const struct pa_aer *prev, const struct pa_aer_type *t,
+		      uint64_t *delta);
+
+/*
+ * The types of severity sev that rose from prev to now, as "BadTLP +3,
+ * RxErr +1" in buf; returns how many. A type prev lacks counts from 0
+ * where prev has types at all.
+ */
+size_t pa_aer_type_rises(const struct pa_aer *prev, const struct pa_aer *now,
+			 unsigned int sev, char *buf, size_t len);
+
+/* The non-zero types of severity sev as "RxErr 2, BadTLP 5"; how many. */
+size_t pa_aer_format_types(const struct pa_aer *aer, unsigned int sev,
+			   char *buf, size_t len);
 
 /* Marks aer unknown with a reason (printf-style, truncated to fit). */
 __attribute__((format(printf, 2, 3)))

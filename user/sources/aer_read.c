@@ -46,14 +46,16 @@ static int read_counter(int dirfd, enum pa_aer_file file, struct pa_aer *aer,
 	const char *name = pa_aer_file_name(file);
 	char text[AER_TEXT_MAX];
 	int err = read_text(dirfd, name, text, sizeof(text));
+	size_t line = 0;
 
 	if (err == -ENOENT)
 		pa_aer_set_unknown(aer, "no %s: no AER capability, AER left to the firmware, or pci=noaer",
 				   name);
 	else if (err)
 		pa_aer_set_unknown(aer, "%s: %s", name, strerror(-err));
-	else if ((err = pa_aer_parse(file, text, total)))
-		pa_aer_set_unknown(aer, "%s: unexpected contents", name);
+	else if ((err = pa_aer_parse_types(file, text, total, aer, &line)))
+		pa_aer_set_unknown(aer, "%s: line %zu is not \"NAME COUNT\"", name,
+				   line);
 	return err;
 }
 
