@@ -431,6 +431,8 @@ int pa_load_report(const struct pa_load *l, struct pa_report *rep,
 				rep->has_host = true;
 			}
 			if (!err && l->host)
+				err = pa_passthru_read("/sys", rep);
+			if (!err && l->host)
 				err = pa_fabric_read("/sys", rep);
 			if (err)
 				rc = pa_error_set(e, PA_EXIT_RUNTIME, "%s",

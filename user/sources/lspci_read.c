@@ -43,7 +43,7 @@ static int add(struct pa_sysfs *s, const char *name, const uint8_t *config,
 	if (!v)
 		return -ENOMEM;
 	s->devs = v;
-	v[s->n] = (struct pa_sysfs_dev){ 0 };
+	v[s->n] = (struct pa_sysfs_dev){ .reset_file = -1 };
 	v[s->n].name = strdup(name);
 	v[s->n].config = len ? malloc(len) : NULL;
 	v[s->n].config_len = len;
