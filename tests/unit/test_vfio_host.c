@@ -20,6 +20,8 @@
 #include "snapshot.h"
 #include "json_out.h"
 #include "vfio_facts.h"
+#include "vfio_plan.h"
+#include "exitcodes.h"
 
 #define RP	{ 0, 0x00, 0x08 }	/* 00:01.0 */
 #define EP	{ 0, 0x01, 0x00 }	/* 01:00.0 */
@@ -658,6 +660,97 @@ static void test_snapshot_keeps(void **state)
 	pa_report_clear(&rep);
 }
 
+/* vfio-host-fail.json (its README): the rules' exact findings. */
+static void test_fixture(void **state)
+{
+	static const enum pa_rule_id rules[] = {
+		PA_VFIO_INTREMAP, PA_VFIO_SRIOV_RESOURCES, PA_VFIO_SRIOV_RESOURCES,
+		PA_VFIO_BAR_BELOW_4G, PA_VFIO_IDS_NOT_BOUND,
+	};
+	static const char *const subject[] = {
+		NULL, "0000:07:00.0", "0000:07:00.0", "0000:01:00.0", "0000:01:00.1",
+	};
+	struct pa_report rep;
+	struct pa_check c;
+	size_t k = 0;
+	char bdf[PA_BDF_LEN];
+
+	(void)state;
+	test_load_snapshot("vfio-host-fail.json", &rep);
+	run(&rep, &c);
+	for (size_t i = 0; i < c.nfindings; i++) {
+		const struct pa_finding *f = &c.findings[i];
+
+		if (f->rule < PA_VFIO_INTREMAP)
+			continue;
+		assert_true(k < 5);
+		assert_int_equal(f->rule, rules[k]);
+		if (subject[k]) {
+			pa_bdf_format(&f->devices.addrs[0], bdf);
+			assert_string_equal(bdf, subject[k]);
+		} else {
+			assert_int_equal(f->devices.n, 0);
+		}
+		k++;
+	}
+	assert_int_equal(k, 5);
+	/* The GPU resets through the bus, its audio function in its group. */
+	want(&c, PA_VFIO_NO_RESET, 0, PA_RULE_RAN);
+	done(&rep, &c);
+}
+
+/* vfio-plan on it: the group's other endpoint goes too; the blockers; the
+ * refusals. */
+static void test_plan(void **state)
+{
+	struct pa_report rep;
+	struct pa_check c;
+	struct pa_vfio_plan p;
+	struct pa_error e = { 0 };
+	struct pa_addr gpu = EP, v100 = { 0, 0x06, 0 }, none = { 0, 0x09, 0 };
+	struct pa_addr port = RP;
+	bool bound_now = false;
+
+	(void)state;
+	test_load_snapshot("vfio-host-fail.json", &rep);
+	run(&rep, &c);
+	assert_int_equal(pa_vfio_plan_build(&rep, &c, &gpu, 1, &p, &e), 0);
+	assert_int_equal(p.ndevs, 2);
+	assert_true(p.devs[0].asked);
+	assert_false(p.devs[1].asked);
+	assert_int_equal(p.devs[1].d->addr.devfn, 1);
+	assert_int_equal(p.devs[0].reset.kind, PA_VFIO_RESET_BUS);
+	assert_int_equal(p.ngroups, 1);
+	assert_int_equal(p.nblockers, 3);
+	assert_int_equal(p.blockers[0]->rule, PA_VFIO_INTREMAP);
+	assert_int_equal(p.blockers[1]->rule, PA_VFIO_BAR_BELOW_4G);
+	assert_int_equal(p.blockers[2]->rule, PA_VFIO_IDS_NOT_BOUND);
+	assert_int_equal(pa_vfio_plan_exit_code(&p), PA_EXIT_FINDING);
+	assert_string_equal(p.steps[0].kind, "cmdline");
+	assert_non_null(strstr(p.steps[0].text, "remove intremap=off"));
+	for (size_t i = 0; i < p.nsteps; i++)
+		bound_now |= !strcmp(p.steps[i].kind, "bind") &&
+			strstr(p.steps[i].text, "echo 0000:01:00.1 > /sys/bus/pci/devices/0000:01:00.1/driver/unbind");
+	assert_true(bound_now);
+	assert_non_null(strstr(p.steps[p.nsteps - 1].text,
+			       "-device vfio-pci,host=0000:01:00.1"));
+	pa_vfio_plan_clear(&p);
+
+	assert_int_equal(pa_vfio_plan_build(&rep, &c, &none, 1, &p, &e),
+			 PA_EXIT_NO_DEVICE);
+	e = (struct pa_error){ 0 };
+	assert_int_equal(pa_vfio_plan_build(&rep, &c, &port, 1, &p, &e),
+			 PA_EXIT_USAGE);
+	assert_non_null(strstr(e.msg, "is a bridge"));
+	e = (struct pa_error){ 0 };
+	/* The V100's group is open by a guest. */
+	assert_int_equal(pa_vfio_plan_build(&rep, &c, &v100, 1, &p, &e),
+			 PA_EXIT_USAGE);
+	assert_non_null(strstr(e.msg, "in use"));
+	e = (struct pa_error){ 0 };
+	done(&rep, &c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -669,6 +762,8 @@ int main(void)
 		cmocka_unit_test(test_ids),
 		cmocka_unit_test(test_facts_parse),
 		cmocka_unit_test(test_snapshot_keeps),
+		cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
