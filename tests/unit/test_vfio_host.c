@@ -232,6 +232,18 @@ static void add_sibling(struct pa_report *rep, uint32_t group)
 	assert_int_equal(pa_report_groups_from_devices(rep), 0);
 }
 
+/* The drive's sysfs reset_method (NULL: absent) and reset file. */
+static struct pa_device *set_reset(struct pa_report *rep, const char *method,
+				   int file)
+{
+	struct pa_device *d = dev(rep, (struct pa_addr)EP);
+
+	free(d->pt.reset_method);
+	d->pt.reset_method = method ? strdup(method) : NULL;
+	d->pt.reset_file = file;
+	return d;
+}
+
 static void test_reset(void **state)
 {
 	struct pa_report rep;
@@ -248,9 +260,7 @@ static void test_reset(void **state)
 
 	/* A 5.15+ kernel without a method, alone on its bus. */
 	base(&rep, "quiet");
-	d = dev(&rep, (struct pa_addr)EP);
-	free(d->pt.reset_method);
-	d->pt.reset_method = strdup("");
+	set_reset(&rep, "", 1);
 	run(&rep, &c);
 	want(&c, PA_VFIO_NO_RESET, 1, PA_RULE_RAN);
 	f = first(&c, PA_VFIO_NO_RESET);
@@ -262,10 +272,7 @@ static void test_reset(void **state)
 	 * function: the bus reset resets that too. */
 	base(&rep, "quiet");
 	add_sibling(&rep, 7);
-	d = dev(&rep, (struct pa_addr)EP);
-	free(d->pt.reset_method);
-	d->pt.reset_method = NULL;
-	d->pt.reset_file = 0;
+	set_reset(&rep, NULL, 0);
 	run(&rep, &c);
 	want(&c, PA_VFIO_NO_RESET, 1, PA_RULE_RAN);
 	f = first(&c, PA_VFIO_NO_RESET);
@@ -276,19 +283,14 @@ static void test_reset(void **state)
 	/* The same, the sibling in its group: VFIO's hot reset can. */
 	base(&rep, "quiet");
 	add_sibling(&rep, 2);
-	d = dev(&rep, (struct pa_addr)EP);
-	free(d->pt.reset_method);
-	d->pt.reset_method = NULL;
-	d->pt.reset_file = 0;
+	set_reset(&rep, NULL, 0);
 	run(&rep, &c);
 	want(&c, PA_VFIO_NO_RESET, 0, PA_RULE_RAN);
 	done(&rep, &c);
 
 	/* An older kernel: no reset_method; FLR in DevCap. */
 	base(&rep, "quiet");
-	d = dev(&rep, (struct pa_addr)EP);
-	free(d->pt.reset_method);
-	d->pt.reset_method = NULL;
+	d = set_reset(&rep, NULL, -1);
 	d->caps_known = d->has_expdev = true;
 	d->devcap = PCI_EXP_DEVCAP_FLR;
 	run(&rep, &c);
@@ -297,8 +299,7 @@ static void test_reset(void **state)
 
 	/* Nothing read: unknown, skipped. */
 	base(&rep, "quiet");
-	d = dev(&rep, (struct pa_addr)EP);
-	free(d->pt.reset_method);
+	d = set_reset(&rep, NULL, -1);
 	d->pt = (struct pa_passthru){ 0 };
 	run(&rep, &c);
 	want(&c, PA_VFIO_NO_RESET, 0, PA_RULE_SKIPPED);
@@ -506,44 +507,32 @@ static void test_ids(void **state)
 
 /* ---- The facts from configuration space and sysfs ------------------------ */
 
-static void put16(uint8_t *cfg, unsigned int at, uint16_t v)
-{
-	cfg[at] = (uint8_t)v;
-	cfg[at + 1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *cfg, unsigned int at, uint32_t v)
-{
-	put16(cfg, at, (uint16_t)v);
-	put16(cfg, at + 2, (uint16_t)(v >> 16));
-}
-
 /* An SR-IOV NVMe PF as QEMU's nvme,sriov_max_vfs=16 builds it: PM at
  * 0x40 (No_Soft_Reset), PCIe v2 at 0x60 with FLR, SR-IOV at 0x100 whose
  * VF BAR 0 is 64-bit, non-prefetchable. */
 static void nvme_pf(uint8_t *cfg, uint32_t vf_bar_lo)
 {
 	memset(cfg, 0, 4096);
-	put16(cfg, PCI_VENDOR_ID, 0x1b36);
-	put16(cfg, PCI_DEVICE_ID, 0x0010);
-	put32(cfg, PCI_CLASS_REVISION, 0x01080202);
-	put16(cfg, PCI_STATUS, PCI_STATUS_CAP_LIST);
+	test_put16(cfg, PCI_VENDOR_ID, 0x1b36);
+	test_put16(cfg, PCI_DEVICE_ID, 0x0010);
+	test_put32(cfg, PCI_CLASS_REVISION, 0x01080202);
+	test_put16(cfg, PCI_STATUS, PCI_STATUS_CAP_LIST);
 	cfg[PCI_CAPABILITY_LIST] = 0x40;
 	cfg[0x40] = PCI_CAP_ID_PM;
 	cfg[0x41] = 0x60;
-	put16(cfg, 0x40 + PCI_PM_CTRL, PCI_PM_CTRL_NO_SOFT_RESET);
+	test_put16(cfg, 0x40 + PCI_PM_CTRL, PCI_PM_CTRL_NO_SOFT_RESET);
 	cfg[0x60] = PCI_CAP_ID_EXP;
-	put16(cfg, 0x60 + PCI_EXP_FLAGS, 0x0002);	/* v2, endpoint */
-	put32(cfg, 0x60 + PCI_EXP_DEVCAP, PCI_EXP_DEVCAP_FLR);
-	put32(cfg, 0x60 + PCI_EXP_DEVCAP2, PCI_EXP_DEVCAP2_ARI);
-	put16(cfg, 0x60 + PCI_EXP_DEVCTL2, PCI_EXP_DEVCTL2_ARI);
-	put32(cfg, 0x100, PCI_EXT_CAP_ID_SRIOV | 1u << 16);
-	put16(cfg, 0x100 + PCI_SRIOV_INITIAL_VF, 16);
-	put16(cfg, 0x100 + PCI_SRIOV_TOTAL_VF, 16);
-	put16(cfg, 0x100 + PCI_SRIOV_NUM_VF, 0);
-	put16(cfg, 0x100 + PCI_SRIOV_VF_OFFSET, 1);
-	put16(cfg, 0x100 + PCI_SRIOV_VF_STRIDE, 1);
-	put32(cfg, 0x100 + PCI_SRIOV_BAR, vf_bar_lo);
+	test_put16(cfg, 0x60 + PCI_EXP_FLAGS, 0x0002);	/* v2, endpoint */
+	test_put32(cfg, 0x60 + PCI_EXP_DEVCAP, PCI_EXP_DEVCAP_FLR);
+	test_put32(cfg, 0x60 + PCI_EXP_DEVCAP2, PCI_EXP_DEVCAP2_ARI);
+	test_put16(cfg, 0x60 + PCI_EXP_DEVCTL2, PCI_EXP_DEVCTL2_ARI);
+	test_put32(cfg, 0x100, PCI_EXT_CAP_ID_SRIOV | 1u << 16);
+	test_put16(cfg, 0x100 + PCI_SRIOV_INITIAL_VF, 16);
+	test_put16(cfg, 0x100 + PCI_SRIOV_TOTAL_VF, 16);
+	test_put16(cfg, 0x100 + PCI_SRIOV_NUM_VF, 0);
+	test_put16(cfg, 0x100 + PCI_SRIOV_VF_OFFSET, 1);
+	test_put16(cfg, 0x100 + PCI_SRIOV_VF_STRIDE, 1);
+	test_put32(cfg, 0x100 + PCI_SRIOV_BAR, vf_bar_lo);
 }
 
 /* sysfs resource of that PF: BAR 0, then the ROM, then VF BAR 0. */
@@ -604,7 +593,7 @@ static void test_facts_parse(void **state)
 	assert_int_equal(pa_passthru_fill(&c, NULL, NULL, -1, NULL, &pt), 0);
 	assert_int_equal(pt.vf_bars_assigned, 0);
 	nvme_pf(cfg, 0x00000004);
-	put32(cfg, 0x100 + PCI_SRIOV_BAR + 4, 0x8);
+	test_put32(cfg, 0x100 + PCI_SRIOV_BAR + 4, 0x8);
 	pa_config_parse(cfg, sizeof(cfg), &c);
 	assert_int_equal(pa_passthru_fill(&c, NULL, NULL, -1, NULL, &pt), 0);
 	assert_int_equal(pt.vf_bars_assigned, 1);
