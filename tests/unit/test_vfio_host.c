@@ -588,6 +588,12 @@ static void test_facts_parse(void **state)
 	assert_null(pt.reset_method);
 	assert_int_equal(pt.reset_file, -1);
 
+	/* Sized but IORESOURCE_UNSET: no space either. */
+	memcpy(vf, "0x0000000000000000 0x000000000003ffff 0x0000000020140204", 56);
+	assert_int_equal(pa_passthru_fill(&c, res, NULL, -1, NULL, &pt), 0);
+	assert_int_equal(pt.vf_bars_assigned, 0);
+	assert_int_equal(pt.vf_bar_sizes_mask, 1);
+
 	/* Without a resource file (lspci): a 64-bit VF BAR at 0 is unplaced,
 	 * one with an address placed. */
 	assert_int_equal(pa_passthru_fill(&c, NULL, NULL, -1, NULL, &pt), 0);
