@@ -29,7 +29,7 @@ out=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 \
 text=$(MANWIDTH=200 man -l "$page" 2>/dev/null | col -b)
 
 # What the CLI knows, from its sources.
-commands=$(sed -n 's/^\t{ "\([a-z0-9]*\)", pa_cmd_.*/\1/p' "$top/user/cli/main.c")
+commands=$(sed -n 's/^\t{ "\([a-z0-9-]*\)", pa_cmd_.*/\1/p' "$top/user/cli/main.c")
 options=$(grep -o '"--[a-z][a-z-]*"' "$top/user/cli/main.c" | tr -d '"' | sort -u)
 codes=$(sed -n 's/^\tPA_EXIT_[A-Z_]*[[:space:]]*= \([0-9]*\),.*/\1/p' "$top/user/core/exitcodes.h")
 [ -n "$commands" ] && [ -n "$options" ] && [ -n "$codes" ] ||

@@ -218,7 +218,8 @@ def check_commands():
 # Issue 16: "README.md is the user's guide, about 300 lines"; issue 15 asks
 # for its metrics table (7 lines), issue 25 for --expect and fleet with real
 # output and their 7 rules (31 lines).
-README_MAX_LINES = 348
+# Issue 27: vfio-plan with real output, and the 5 vfio rules (27 lines).
+README_MAX_LINES = 375
 PROMISE = ("fresh Debian 12", "as root", "make demo", "make check")
 
 

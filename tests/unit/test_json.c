@@ -175,7 +175,7 @@ static void device_keys(void **state)
 		"secondary_bus", "upstream", "root_bus", "numa_node", "driver",
 		"driver_known", "power_state", "config_readable", "config_captured",
 		"extended_config_read", "capabilities_hidden", "acs", "link", "iommu",
-		"ats", "pcie_device", "bars", "mem_bytes",
+		"ats", "pcie_device", "bars", "passthrough", "mem_bytes",
 		"aer", "link_history",
 	};
 

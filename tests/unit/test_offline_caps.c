@@ -18,17 +18,6 @@
 #include "nvsmi_text.h"
 #include "sysfs_model.h"
 
-static void put16(uint8_t *c, unsigned int pos, uint16_t v)
-{
-	c[pos] = (uint8_t)v;
-	c[pos + 1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *c, unsigned int pos, uint32_t v)
-{
-	put16(c, pos, (uint16_t)v);
-	put16(c, pos + 2, (uint16_t)(v >> 16));
-}
 
 #define PCIE_CAP	0x40
 #define ATS_CAP		0x100
@@ -40,21 +29,21 @@ static uint8_t *endpoint(void)
 	uint8_t *c = calloc(1, 4096);
 
 	assert_non_null(c);
-	put16(c, PCI_VENDOR_ID, 0x10de);
-	put16(c, PCI_DEVICE_ID, 0x2335);
-	put32(c, PCI_CLASS_REVISION, 0x030200a1);
-	put16(c, PCI_STATUS, PCI_STATUS_CAP_LIST);
+	test_put16(c, PCI_VENDOR_ID, 0x10de);
+	test_put16(c, PCI_DEVICE_ID, 0x2335);
+	test_put32(c, PCI_CLASS_REVISION, 0x030200a1);
+	test_put16(c, PCI_STATUS, PCI_STATUS_CAP_LIST);
 	c[PCI_CAPABILITY_LIST] = PCIE_CAP;
-	put32(c, PCI_BASE_ADDRESS_0, 0xfd000000);
-	put32(c, PCI_BASE_ADDRESS_2, 0x0000000c);	/* 64-bit, prefetchable */
-	put32(c, PCI_BASE_ADDRESS_3, 0x00003800);
+	test_put32(c, PCI_BASE_ADDRESS_0, 0xfd000000);
+	test_put32(c, PCI_BASE_ADDRESS_2, 0x0000000c);	/* 64-bit, prefetchable */
+	test_put32(c, PCI_BASE_ADDRESS_3, 0x00003800);
 	c[PCIE_CAP] = PCI_CAP_ID_EXP;
-	put16(c, PCIE_CAP + PCI_EXP_FLAGS, 2 | PCI_EXP_TYPE_ENDPOINT << 4);
-	put32(c, PCIE_CAP + PCI_EXP_DEVCAP, 2);
-	put16(c, PCIE_CAP + PCI_EXP_DEVCTL, 1 << 5 | 2 << 12 | PCI_EXP_DEVCTL_RELAX_EN);
-	put32(c, ATS_CAP, PCI_EXT_CAP_ID_ATS | 1 << 16);
-	put16(c, ATS_CAP + PCI_ATS_CAP, 0x0020);
-	put16(c, ATS_CAP + PCI_ATS_CTRL, PCI_ATS_CTRL_ENABLE);
+	test_put16(c, PCIE_CAP + PCI_EXP_FLAGS, 2 | PCI_EXP_TYPE_ENDPOINT << 4);
+	test_put32(c, PCIE_CAP + PCI_EXP_DEVCAP, 2);
+	test_put16(c, PCIE_CAP + PCI_EXP_DEVCTL, 1 << 5 | 2 << 12 | PCI_EXP_DEVCTL_RELAX_EN);
+	test_put32(c, ATS_CAP, PCI_EXT_CAP_ID_ATS | 1 << 16);
+	test_put16(c, ATS_CAP + PCI_ATS_CAP, 0x0020);
+	test_put16(c, ATS_CAP + PCI_ATS_CTRL, PCI_ATS_CTRL_ENABLE);
 	return c;
 }
 

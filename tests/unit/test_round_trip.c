@@ -71,6 +71,8 @@ static void same_bars(struct diff *d, const struct pa_device *a,
 		SAME(bars[i].resizable);
 		SAME(bars[i].rebar_cap);
 		SAME(bars[i].rebar_ctrl);
+		SAME(bars[i].has_start);
+		SAME(bars[i].start);
 	}
 }
 
@@ -168,6 +170,24 @@ static void same_device(struct diff *d, const struct pa_device *a,
 	SAME(has_expdev);
 	SAME(bars_unknown);
 	same_bars(d, a, b);
+	SAME(pt.known);
+	SAME_STR(pt.reset_method);
+	SAME(pt.reset_file);
+	SAME(pt.no_soft_reset);
+	SAME(pt.af_flr);
+	SAME(pt.has_devcap2);
+	SAME(pt.devcap2);
+	SAME(pt.devctl2);
+	SAME(pt.has_sriov);
+	if (a->pt.has_sriov && b->pt.has_sriov) {
+		SAME(pt.total_vfs);
+		SAME(pt.num_vfs);
+		SAME(pt.vf_offset);
+		SAME(pt.vf_stride);
+		SAME(pt.sysfs_num_vfs);
+		SAME(pt.vf_bars_assigned);
+		SAME(pt.vf_bar_sizes_mask);
+	}
 	SAME(mem_bytes);
 	SAME_STR(vendor_name);
 	SAME_STR(device_name);
@@ -183,6 +203,10 @@ static void same_host(struct diff *d, const struct pa_host *a,
 	SAME(cpu_family);
 	SAME(hypervisor);
 	SAME_STR(iommu_table);
+	SAME(intremap);
+	SAME_STR(intremap_how);
+	SAME(allow_unsafe);
+	SAME_STR(vfio_pci_ids);
 }
 
 static void same_info(struct diff *d, const struct pa_info *a,

@@ -262,6 +262,18 @@ static bool bridge_type(int pcie_type)
 	       pcie_type == PCI_EXP_TYPE_PCIE_BRIDGE;
 }
 
+void test_put16(uint8_t *cfg, unsigned int pos, uint16_t v)
+{
+	cfg[pos] = (uint8_t)v;
+	cfg[pos + 1] = (uint8_t)(v >> 8);
+}
+
+void test_put32(uint8_t *cfg, unsigned int pos, uint32_t v)
+{
+	test_put16(cfg, pos, (uint16_t)v);
+	test_put16(cfg, pos + 2, (uint16_t)(v >> 16));
+}
+
 void test_add_dev(struct pa_report *rep, const struct test_dev *spec)
 {
 	struct pa_device d = {

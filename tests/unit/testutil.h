@@ -48,6 +48,10 @@ void test_put_addr(struct nl_msg *msg, int type, uint32_t domain, uint8_t bus,
  * does not parse. */
 void test_load_snapshot(const char *file, struct pa_report *rep);
 
+/* Little-endian stores into configuration space bytes. */
+void test_put16(uint8_t *cfg, unsigned int pos, uint16_t v);
+void test_put32(uint8_t *cfg, unsigned int pos, uint32_t v);
+
 /* A small host: host bridge, root port, endpoint PF below it and one of its
  * VFs; two IOMMU groups. Strings are heap-allocated like the real ones. */
 void test_fixture_report(struct pa_report *rep);

@@ -17,6 +17,7 @@
 #include "check.h"
 #include "isolation.h"
 #include "strbuf.h"
+#include "vfio_facts.h"
 
 struct port {
 	const struct pa_device *port;
@@ -662,6 +663,7 @@ void pa_check_vfio(struct pa_check *c)
 	report_ports(&v);
 	check_changed(&v);
 	notes(&v);
+	pa_check_vfio_host(c);
 	pa_addr_list_clear(&v.acs_unknown);
 	pa_isolation_clear(&v.iso);
 }

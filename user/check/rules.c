@@ -133,6 +133,21 @@ const struct pa_rule pa_rules[PA_NRULES] = {
 	[PA_EX_MOVED] = { "expect.moved", EX, PA_SEV_WARN,
 		"a device sits in another slot than on the golden host",
 		"the same card below another port or socket: its NUMA node, P2P paths and bandwidth differ from what the host's kind assumes" },
+	[PA_VFIO_INTREMAP] = { "vfio.interrupt-remapping", VF, PA_SEV_FAIL,
+		"the IOMMU does not remap interrupts",
+		"without it a device can write any MSI and vfio_iommu_type1 refuses to attach a group (\"No interrupt remapping support\"); allow_unsafe_interrupts=1 lets it (warn): from /proc/interrupts' IR- chips, the kernel log, intremap=off" },
+	[PA_VFIO_NO_RESET] = { "vfio.no-reset", VF, PA_SEV_WARN,
+		"a candidate device has no reset method, or only a bus reset shared with devices outside its group",
+		"VFIO resets a device when a guest starts and ends; without FLR, PM or a device-specific reset it can only reset the bus, which needs every device on it owned by the same user, so a device keeps its last guest's state (the GPU \"reset bug\"): from sysfs reset_method (5.15+) or DevCap, PM and the bus's other functions" },
+	[PA_VFIO_SRIOV_RESOURCES] = { "vfio.sriov-resources", VF, PA_SEV_FAIL,
+		"an SR-IOV device's VF BARs have no address space, or its VFs reach past function 7 without ARI Forwarding on the port above",
+		"writing sriov_numvfs then fails (-ENOMEM) or leaves VFs unreachable: the firmware's \"SR-IOV enable\" reserves the VF BARs' space, and a port forwards to devices other than 0 only with ARI Forwarding Enable in DevCtl2" },
+	[PA_VFIO_BAR_BELOW_4G] = { "vfio.bar-below-4g", VF, PA_SEV_WARN,
+		"a large 64-bit prefetchable BAR sits below 4 GiB, or got no space",
+		"large-BAR GPUs need their prefetchable BARs above 4 GiB (the firmware's \"Above 4G Decoding\"); below, they crowd the small 32-bit window, and where it is full they are left unassigned (256 MiB and larger)" },
+	[PA_VFIO_IDS_NOT_BOUND] = { "vfio.ids-not-bound", VF, PA_SEV_FAIL,
+		"a device vfio-pci.ids= names is bound to another driver",
+		"the host driver loaded first (the initramfs order) and vfio-pci.ids= does not take a device from a driver: a softdep makes vfio-pci load before it" },
 };
 
 static const char *const profiles[PA_NPROFILES] = {

@@ -68,7 +68,7 @@ struct pa_cli_opts {
 typedef int pa_cmd_fn(const struct pa_cli_opts *opts, struct pa_error *e);
 
 pa_cmd_fn pa_cmd_report, pa_cmd_info, pa_cmd_p2p, pa_cmd_topo, pa_cmd_check,
-	  pa_cmd_monitor, pa_cmd_exporter, pa_cmd_fleet;
+	  pa_cmd_monitor, pa_cmd_exporter, pa_cmd_fleet, pa_cmd_vfio_plan;
 
 /* What was read, for a heading: a file, "sysfs DIR", "the module". */
 const char *pa_cli_source_name(const struct pa_cli_opts *opts, char *buf,

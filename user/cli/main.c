@@ -116,6 +116,21 @@ static const struct command commands[] = {
 	  "Exit status: 0 clean (info findings allowed), 1 a failure, 8 warnings\n"
 	  "only, 9 a bad policy, inventory or snapshot; 2-7 as for the other\n"
 	  "commands (--exit-codes maps them).\n" },
+	{ "vfio-plan", pa_cmd_vfio_plan, "[--json] [SOURCE] BDF...",
+	  "what giving devices to one guest takes, and the steps", 1,
+	  PA_CLI_MAX_BDFS, OPT_SOURCE,
+	  "For the devices (DDDD:BB:DD.F or BB:DD.F) to pass to one guest: the\n"
+	  "IOMMU groups they bring in and every other endpoint that must go too,\n"
+	  "their drivers and reset methods, SR-IOV and BAR needs, the IOMMU's\n"
+	  "mode and interrupt remapping; the vfio rules' findings that stand in\n"
+	  "the way, each naming its rule; then the steps in order: kernel\n"
+	  "parameters, binding to vfio-pci now (sysfs) and at boot (driverctl,\n"
+	  "or vfio-pci.ids= with an initramfs softdep), libvirt <hostdev>\n"
+	  "elements and QEMU -device vfio-pci lines.\n"
+	  "SOURCE is --input FILE, --sysfs DIR or --lspci FILE, as for report.\n\n"
+	  "Exit status as check's: 0 no blocker, 1 a failing one, 8 warnings\n"
+	  "only; 7 a function not in the input; 2 a bridge, or a device whose\n"
+	  "group a VFIO user holds.\n" },
 	{ "fleet", pa_cmd_fleet, "[--json] SNAPSHOT... | DIR",
 	  "hosts grouped by kind: each group's majority and who differs", 0, 0,
 	  OPT_FILES | OPT_EXIT,

@@ -39,7 +39,17 @@ void pa_device_clear(struct pa_device *dev)
 	free(dev->vendor_name);
 	free(dev->device_name);
 	free(dev->class_name);
+	free(dev->pt.reset_method);
 	*dev = (struct pa_device){ .pcie_type = -1, .numa_node = -1 };
+}
+
+void pa_passthru_init(struct pa_passthru *pt)
+{
+	free(pt->reset_method);
+	*pt = (struct pa_passthru){ .known = true, .reset_file = -1,
+				    .no_soft_reset = -1, .af_flr = -1,
+				    .sysfs_num_vfs = -1,
+				    .vf_bars_assigned = -1 };
 }
 
 void pa_group_clear(struct pa_group *group)
@@ -86,6 +96,8 @@ void pa_host_clear(struct pa_host *host)
 	free(host->cmdline);
 	free(host->cpu_vendor);
 	free(host->iommu_table);
+	free(host->intremap_how);
+	free(host->vfio_pci_ids);
 	*host = (struct pa_host){ .numa_nodes = -1, .cpu_family = -1,
 				  .hypervisor = -1 };
 }

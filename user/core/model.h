@@ -44,6 +44,10 @@ struct pa_bar {
 	bool resizable;			/* the rebar registers were read */
 	uint32_t rebar_cap;		/* bit n+4: 2^n MB supported */
 	uint32_t rebar_ctrl;		/* bits 13:8: current size, 2^n MB */
+	/* Where it is placed (configuration space or sysfs's resource);
+	 * the module does not send it. */
+	bool has_start;
+	uint64_t start;
 };
 
 #define PA_MAX_BARS 6
@@ -122,6 +126,38 @@ enum pa_caps_hidden {
 	PA_CAPS_NOT_PRINTED,		/* lspci -v, without -vv's registers */
 	PA_CAPS_ACCESS_DENIED,		/* lspci run without root */
 };
+
+/*
+ * What VFIO passthrough needs of a function beyond isolation: its reset
+ * methods, SR-IOV resources and PCIe Device Capabilities 2. From sysfs and
+ * configuration space, never from the module; known is false where the
+ * source did not look, and then every field is unknown. Tri-state ints
+ * are -1 unknown, 0 no, 1 yes (pa_passthru_init()).
+ */
+struct pa_passthru {
+	bool known;
+	/* sysfs reset_method (5.15+): "flr bus", "" for none; NULL when
+	 * the file is absent (an older kernel) or the source has none. */
+	char *reset_method;
+	int reset_file;			/* sysfs "reset" exists */
+	int no_soft_reset;		/* PMCSR No_Soft_Reset; -1 without PM */
+	int af_flr;			/* Advanced Features capability's FLR */
+	bool has_devcap2;
+	uint32_t devcap2;		/* Device Capabilities 2, raw */
+	uint16_t devctl2;		/* Device Control 2, raw */
+	/* The SR-IOV capability, as the PF's registers hold it. */
+	bool has_sriov;
+	uint16_t total_vfs, initial_vfs, num_vfs;
+	uint16_t vf_offset, vf_stride;
+	int sysfs_num_vfs;		/* sriov_numvfs; -1 unknown */
+	/* The VF BARs: -1 unknown, 0 one left without space, 1 assigned
+	 * or none. */
+	int vf_bars_assigned;
+	uint32_t vf_bar_sizes_mask;	/* VF BARs with a size (resource) */
+};
+
+/* A known passthru with every fact unknown. */
+void pa_passthru_init(struct pa_passthru *pt);
 
 struct pa_device {
 	struct pa_addr addr;
@@ -202,6 +238,9 @@ struct pa_device {
 	 * KFD for AMD), for the BAR rule; 0 is unknown. The PCI facts never
 	 * set it: whoever reads NVML or KFD does. */
 	uint64_t mem_bytes;
+
+	/* Reset, SR-IOV and DevCap2 for VFIO (check's vfio profile). */
+	struct pa_passthru pt;
 
 	/* From pci.ids, not from the kernel; NULL when unknown. */
 	char *vendor_name;
@@ -292,6 +331,23 @@ struct pa_host {
 	/* The ACPI table describing an IOMMU: "DMAR" (VT-d), "IVRS" (AMD-Vi),
 	 * "VIOT" (virtio-iommu), or "none". */
 	char *iommu_table;
+	/* Interrupt remapping (enum pa_intremap) and what says so: a
+	 * /proc/interrupts chip, a kernel log line; NULL when unknown. */
+	uint32_t intremap;
+	char *intremap_how;
+	/* vfio_iommu_type1's allow_unsafe_interrupts (PA_INTREMAP_ON: Y,
+	 * PA_INTREMAP_OFF: N); 0 when the module is not loaded. */
+	uint32_t allow_unsafe;
+	/* vfio_pci's ids parameter where sysfs shows it; NULL otherwise
+	 * (the kernel command line's vfio-pci.ids= is in cmdline). */
+	char *vfio_pci_ids;
+};
+
+/* Interrupt remapping and allow_unsafe_interrupts; 0 is unknown. */
+enum pa_intremap {
+	PA_INTREMAP_UNKNOWN = 0,
+	PA_INTREMAP_ON,
+	PA_INTREMAP_OFF,
 };
 
 /* pa_host's cpu_vendor values (cpuinfo's vendor_id). */

@@ -19,6 +19,7 @@
 #include "lspci_read.h"
 #include "nl.h"
 #include "p2p_infer.h"
+#include "passthru.h"
 #include "pcinames.h"
 #include "snapshot.h"
 #include "sysread.h"
@@ -250,6 +251,8 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 	if (err) {
 		free(extra.cmdline);
 		free(extra.kernel_release);
+		free(extra.interrupts);
+		free(extra.dmesg);
 		if (err == -ENODATA)
 			return pa_error_set(e, PA_EXIT_BAD_INPUT, "%s: %s, not its capabilities (lspci -x, or lspci run without root): link and ACS would read as absent; capture lspci -xxxx as root",
 					    l->lspci, what);
@@ -263,6 +266,15 @@ static int from_lspci(const struct pa_load *l, struct pa_report *rep,
 	rep->host.cmdline = extra.cmdline;
 	/* A sosreport's uname -a: the rules that depend on the release. */
 	rep->info.kernel_release = extra.kernel_release;
+	/* Its interrupts and kernel log: interrupt remapping. */
+	err = extra.interrupts ?
+	      pa_intremap_from_interrupts(extra.interrupts, &rep->host) : 0;
+	if (!err && !rep->host.intremap && extra.dmesg)
+		err = pa_intremap_from_dmesg(extra.dmesg, &rep->host);
+	free(extra.interrupts);
+	free(extra.dmesg);
+	if (err)
+		return pa_error_set(e, PA_EXIT_RUNTIME, "%s", strerror(-err));
 	return 0;
 }
 
@@ -430,6 +442,8 @@ int pa_load_report(const struct pa_load *l, struct pa_report *rep,
 				rep->host.source = PA_SOURCE_MODULE;
 				rep->has_host = true;
 			}
+			if (!err && l->host)
+				err = pa_passthru_read("/sys", rep);
 			if (!err && l->host)
 				err = pa_fabric_read("/sys", rep);
 			if (err)

@@ -343,6 +343,10 @@ static const struct pa_schema_field bar_fields[] = {
 	{ "mem64", BAR_FLAG(PA_S_FLAG, PCIEAUDIT_BAR_F_MEM64) },
 	/* false: no address range (assignment failed) */
 	{ "assigned", BAR_FLAG(PA_S_NOT_FLAG, PCIEAUDIT_BAR_F_UNASSIGNED) },
+	/* Its address, where the source gives it (not the module). */
+	{ "start", .kind = PA_S_UINT, .off = offsetof(BAR, start),
+	  .size = sizeof(uint64_t), .max = INT64_MAX,
+	  .has = offsetof(BAR, has_start) + 1 },
 	{ "resizable", .kind = PA_S_OBJECT, .sub = &rebar_schema,
 	  .present = rebar_known, .found = rebar_found },
 };

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 #include <linux/pcieaudit.h>
 
 #include "abi_names.h"
@@ -456,6 +457,43 @@ static const struct pa_schema history_schema = {
 	history_fields, NUM(history_fields)
 };
 
+#define PT struct pa_passthru
+#define TRI(type, field) .kind = PA_S_TRIBOOL, AT(type, field)
+
+/* The SR-IOV capability's registers and sysfs's view of the VFs. */
+static const struct pa_schema_field sriov_fields[] = {
+	{ "total_vfs", U(PT, total_vfs, 0, 0xffff), .required = true },
+	{ "initial_vfs", U(PT, initial_vfs, 0, 0xffff) },
+	{ "num_vfs", U(PT, num_vfs, 0, 0xffff) },
+	{ "vf_offset", U(PT, vf_offset, 0, 0xffff) },
+	{ "vf_stride", U(PT, vf_stride, 0, 0xffff) },
+	/* sysfs sriov_numvfs; null when not read */
+	{ "sysfs_num_vfs", .kind = PA_S_INT_OR_NULL, AT(PT, sysfs_num_vfs),
+	  .min = -1, .max = 0xffff },
+	/* false: a VF BAR got no address space; null: unknown */
+	{ "vf_bars_assigned", TRI(PT, vf_bars_assigned) },
+	{ "vf_bars_sized", U(PT, vf_bar_sizes_mask, 0, 0x3f) },
+};
+
+static const struct pa_schema sriov_schema = { sriov_fields, NUM(sriov_fields) };
+
+static const struct pa_schema_field passthru_fields[] = {
+	/* sysfs reset_method (5.15+), "" for none; null: not there */
+	{ "reset_method", STR(PT, reset_method) },
+	/* sysfs reset exists; null: unknown */
+	{ "reset_file", TRI(PT, reset_file) },
+	{ "pm_no_soft_reset", TRI(PT, no_soft_reset) },
+	{ "af_flr", TRI(PT, af_flr) },
+	{ "devcap2", U(PT, devcap2, 0, UINT32_MAX), HAS(PT, has_devcap2) },
+	{ "devctl2", U(PT, devctl2, 0, 0xffff), HAS(PT, has_devcap2) },
+	{ "sriov", .kind = PA_S_OBJECT, .off = 0, HAS(PT, has_sriov),
+	  .sub = &sriov_schema },
+};
+
+static const struct pa_schema passthru_schema = {
+	passthru_fields, NUM(passthru_fields)
+};
+
 #define DEV struct pa_device
 #define FLAG(f) .kind = PA_S_FLAG, AT(DEV, flags), .flag = (f)
 
@@ -528,6 +566,9 @@ static const struct pa_schema_field device_fields[] = {
 	  .elem = sizeof(struct pa_bar), .max = PA_MAX_BARS,
 	  .sub = &pa_bar_schema, .present = pa_bars_known,
 	  .found = pa_bars_found },
+	/* Reset, SR-IOV and DevCap2 for VFIO; null: not read. */
+	{ "passthrough", .kind = PA_S_OBJECT, AT(DEV, pt), HAS(DEV, pt.known),
+	  .sub = &passthru_schema },
 	/* From NVML or KFD where a caller set it; null: unknown. */
 	{ "mem_bytes", .kind = PA_S_NONZERO, AT(DEV, mem_bytes), .min = 1,
 	  .max = INT64_MAX },
@@ -550,6 +591,17 @@ const struct pa_schema pa_group_schema = { group_fields, NUM(group_fields) };
 
 #define HOST struct pa_host
 
+static const char *intremap_name(uint32_t v)
+{
+	return v == PA_INTREMAP_ON ? "on" : v == PA_INTREMAP_OFF ? "off" : NULL;
+}
+
+static uint32_t intremap_value(const char *name)
+{
+	return !strcmp(name, "on") ? PA_INTREMAP_ON :
+	       !strcmp(name, "off") ? PA_INTREMAP_OFF : PA_INTREMAP_UNKNOWN;
+}
+
 static const struct pa_schema_field host_fields[] = {
 	{ "source", ENUM(HOST, source, pa_host_source_name, pa_host_source_value) },
 	{ "cmdline", STR(HOST, cmdline) },
@@ -560,6 +612,13 @@ static const struct pa_schema_field host_fields[] = {
 	  .max = 65535 },
 	{ "hypervisor", .kind = PA_S_TRIBOOL, AT(HOST, hypervisor) },
 	{ "iommu_table", STR(HOST, iommu_table) },
+	{ "interrupt_remapping", ENUM(HOST, intremap, intremap_name,
+				      intremap_value) },
+	/* The /proc/interrupts chip or kernel log line that says so. */
+	{ "interrupt_remapping_source", STR(HOST, intremap_how) },
+	{ "allow_unsafe_interrupts", ENUM(HOST, allow_unsafe, intremap_name,
+					  intremap_value) },
+	{ "vfio_pci_ids", STR(HOST, vfio_pci_ids) },
 };
 
 const struct pa_schema pa_host_schema = { host_fields, NUM(host_fields) };

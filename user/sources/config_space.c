@@ -135,6 +135,13 @@ static void parse_pcie(const struct view *v, struct pa_config *c)
 		c->devcap = rd32(v, pos + PCI_EXP_DEVCAP);
 		c->devctl = rd16(v, pos + PCI_EXP_DEVCTL);
 	}
+	if ((flags & PCI_EXP_FLAGS_VERS) > 1 &&
+	    pos + PCI_EXP_DEVCTL2 + 2 <= len) {
+		need(v, pos + PCI_EXP_DEVCAP2, PCI_EXP_DEVCTL2 + 2 - PCI_EXP_DEVCAP2);
+		c->has_devcap2 = true;
+		c->devcap2 = rd32(v, pos + PCI_EXP_DEVCAP2);
+		c->devctl2 = rd16(v, pos + PCI_EXP_DEVCTL2);
+	}
 	if (!has_link_regs(c->pcie_type) || pos + PCI_EXP_LNKSTA + 2 > len)
 		return;
 	c->has_link = true;
@@ -180,15 +187,14 @@ static void parse_rebar(const struct view *v, struct pa_config *c)
 	}
 }
 
-/* Each BAR register's type: I/O or memory, 64-bit, prefetchable. */
-static void parse_bars(const struct view *cv, uint8_t type,
-		       struct pa_config *c)
+/* n BAR registers from at: type (I/O or memory, 64-bit, prefetchable)
+ * and place. */
+static void decode_bars(const struct view *cv, unsigned int at,
+			unsigned int n, struct pa_config_bar *regs)
 {
-	c->nbar_regs = type == PCI_HEADER_TYPE_NORMAL ? 6 :
-		       type == PCI_HEADER_TYPE_BRIDGE ? 2 : 0;
-	for (unsigned int i = 0; i < c->nbar_regs; i++) {
-		struct pa_config_bar *b = &c->bar_regs[i];
-		uint32_t v = rd32(cv, PCI_BASE_ADDRESS_0 + 4 * i);
+	for (unsigned int i = 0; i < n; i++) {
+		struct pa_config_bar *b = &regs[i];
+		uint32_t v = rd32(cv, at + 4 * i);
 
 		if (b->upper)
 			continue;
@@ -202,13 +208,57 @@ static void parse_bars(const struct view *cv, uint8_t type,
 		if (v & PCI_BASE_ADDRESS_MEM_PREFETCH)
 			b->flags |= PCIEAUDIT_BAR_F_PREFETCH;
 		if ((v & PCI_BASE_ADDRESS_MEM_TYPE_MASK) ==
-		    PCI_BASE_ADDRESS_MEM_TYPE_64 && i + 1 < c->nbar_regs) {
+		    PCI_BASE_ADDRESS_MEM_TYPE_64 && i + 1 < n) {
 			b->flags |= PCIEAUDIT_BAR_F_MEM64;
-			b->address |= (uint64_t)rd32(cv,
-				PCI_BASE_ADDRESS_0 + 4 * (i + 1)) << 32;
-			c->bar_regs[i + 1].upper = true;
+			b->address |= (uint64_t)rd32(cv, at + 4 * (i + 1)) << 32;
+			regs[i + 1].upper = true;
 		}
 	}
+}
+
+static void parse_bars(const struct view *cv, uint8_t type,
+		       struct pa_config *c)
+{
+	c->nbar_regs = type == PCI_HEADER_TYPE_NORMAL ? 6 :
+		       type == PCI_HEADER_TYPE_BRIDGE ? 2 : 0;
+	decode_bars(cv, PCI_BASE_ADDRESS_0, c->nbar_regs, c->bar_regs);
+}
+
+/* PM's No_Soft_Reset and the Advanced Features FLR, for the reset
+ * methods of kernels without sysfs reset_method. */
+static void parse_reset_caps(const struct view *v, struct pa_config *c)
+{
+	unsigned int pos = find_cap(v, PCI_CAP_ID_PM);
+
+	c->no_soft_reset = c->af_flr = -1;
+	if (pos && pos + PCI_PM_CTRL + 2 <= v->len) {
+		need(v, pos + PCI_PM_CTRL, 2);
+		c->no_soft_reset = !!(rd16(v, pos + PCI_PM_CTRL) &
+				      PCI_PM_CTRL_NO_SOFT_RESET);
+	}
+	pos = find_cap(v, PCI_CAP_ID_AF);
+	if (pos && pos + PCI_AF_CAP + 1 <= v->len) {
+		need(v, pos + PCI_AF_CAP, 1);
+		c->af_flr = (rd8(v, pos + PCI_AF_CAP) &
+			     (PCI_AF_CAP_TP | PCI_AF_CAP_FLR)) ==
+			    (PCI_AF_CAP_TP | PCI_AF_CAP_FLR);
+	}
+}
+
+/* TotalVFs, NumVFs, the VF routing and the VF BARs (PCIe 6.0 §9.3.3). */
+static void parse_sriov(const struct view *v, unsigned int pos,
+			struct pa_config *c)
+{
+	if (!pos || pos + PCI_SRIOV_BAR + 4 * PA_MAX_BARS > v->len)
+		return;
+	need(v, pos + PCI_SRIOV_INITIAL_VF, PCI_SRIOV_BAR + 4 * PA_MAX_BARS -
+	     PCI_SRIOV_INITIAL_VF);
+	c->initial_vfs = rd16(v, pos + PCI_SRIOV_INITIAL_VF);
+	c->total_vfs = rd16(v, pos + PCI_SRIOV_TOTAL_VF);
+	c->num_vfs = rd16(v, pos + PCI_SRIOV_NUM_VF);
+	c->vf_offset = rd16(v, pos + PCI_SRIOV_VF_OFFSET);
+	c->vf_stride = rd16(v, pos + PCI_SRIOV_VF_STRIDE);
+	decode_bars(v, pos + PCI_SRIOV_BAR, PA_MAX_BARS, c->vf_bar_regs);
 }
 
 static void parse_ext(const struct view *v, struct pa_config *c)
@@ -223,7 +273,9 @@ static void parse_ext(const struct view *v, struct pa_config *c)
 		c->acs.cap = rd16(v, pos + PCI_ACS_CAP);
 		c->acs.ctrl = rd16(v, pos + PCI_ACS_CTRL);
 	}
-	c->sriov = find_ext_cap(v, PCI_EXT_CAP_ID_SRIOV) != 0;
+	pos = find_ext_cap(v, PCI_EXT_CAP_ID_SRIOV);
+	c->sriov = pos != 0;
+	parse_sriov(v, pos, c);
 	pos = find_ext_cap(v, PCI_EXT_CAP_ID_ATS);
 	if (pos && pos + PCI_ATS_CTRL + 2 <= len) {
 		need(v, pos + PCI_ATS_CAP, 4);
@@ -236,7 +288,8 @@ static void parse_ext(const struct view *v, struct pa_config *c)
 
 static void parse(const struct view *v, struct pa_config *out)
 {
-	struct pa_config c = { .pcie_type = -1 };
+	struct pa_config c = { .pcie_type = -1, .no_soft_reset = -1,
+			      .af_flr = -1 };
 	size_t len = v->len;
 	uint8_t type;
 
@@ -271,6 +324,7 @@ static void parse(const struct view *v, struct pa_config *out)
 		c.secondary_bus = rd8(v, PCI_SECONDARY_BUS);
 		parse_bars(v, type & 0x7f, &c);
 		parse_pcie(v, &c);
+		parse_reset_caps(v, &c);
 		parse_ext(v, &c);
 		c.no_extended = c.pcie_type >= 0 && len <= PCI_CFG_SPACE_SIZE;
 	}

@@ -52,6 +52,18 @@ struct pa_config {
 	/* Resizable BAR entries: capability and control by BAR index. */
 	bool rebar[PA_MAX_BARS];
 	uint32_t rebar_cap[PA_MAX_BARS], rebar_ctrl[PA_MAX_BARS];
+	/* Device Capabilities 2 and Control 2 (capability version 2). */
+	bool has_devcap2;
+	uint32_t devcap2;
+	uint16_t devctl2;
+	/* PM: PMCSR's No_Soft_Reset; -1 without a PM capability. */
+	int no_soft_reset;
+	/* Advanced Features capability's FLR; -1 without the capability. */
+	int af_flr;
+	/* The SR-IOV capability's registers (sriov above). */
+	uint16_t total_vfs, initial_vfs, num_vfs, vf_offset, vf_stride;
+	/* The VF BAR registers' type and place, as bar_regs. */
+	struct pa_config_bar vf_bar_regs[PA_MAX_BARS];
 };
 
 /* Offset of capability id in the standard list, 0 when absent. */

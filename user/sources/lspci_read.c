@@ -43,7 +43,7 @@ static int add(struct pa_sysfs *s, const char *name, const uint8_t *config,
 	if (!v)
 		return -ENOMEM;
 	s->devs = v;
-	v[s->n] = (struct pa_sysfs_dev){ 0 };
+	v[s->n] = (struct pa_sysfs_dev){ .reset_file = -1 };
 	v[s->n].name = strdup(name);
 	v[s->n].config = len ? malloc(len) : NULL;
 	v[s->n].config_len = len;
@@ -362,6 +362,18 @@ static char *read_small(const char *dir, const char *name)
 	return text;
 }
 
+/* A whole text file of a sosreport, up to 4 MiB; NULL when absent. */
+static char *read_whole(const char *dir, const char *name)
+{
+	char path[PATH_MAX], why[8], *text = NULL;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (pa_read_file_gz(path, 4u << 20, &text, &len, why, sizeof(why)))
+		return NULL;
+	return text;
+}
+
 /*
  * sos's pci plugin stores lspci's output as sos_commands/pci/lspci_<args>:
  * -nnvv in today's sos (sos/report/plugins/pci.py, with a top-level
@@ -500,6 +512,8 @@ static int read_sosreport(const char *root, struct pa_sysfs *s,
 	if (!err) {
 		extra->cmdline = read_small(root, "proc/cmdline");
 		extra->kernel_release = sos_kernel_release(root);
+		extra->interrupts = read_whole(root, "proc/interrupts");
+		extra->dmesg = read_whole(root, "sos_commands/kernel/dmesg");
 	}
 	return err;
 }
@@ -533,6 +547,8 @@ int pa_lspci_read(const char *path, struct pa_sysfs *s,
 		pa_warnings_clear(&extra->warnings);
 		free(extra->cmdline);
 		free(extra->kernel_release);
+		free(extra->interrupts);
+		free(extra->dmesg);
 		*extra = (struct pa_lspci_extra){ 0 };
 	}
 	return err;

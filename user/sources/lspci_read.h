@@ -27,6 +27,9 @@ struct pa_lspci_extra {
 	/* A sosreport's uname -a release (sos_commands/kernel/uname_-a), or
 	 * NULL. */
 	char *kernel_release;
+	/* A sosreport's proc/interrupts and kernel log (sos_commands/kernel/
+	 * dmesg), for interrupt remapping; NULL when absent. */
+	char *interrupts, *dmesg;
 	bool drivers_known;	/* lspci -v's text came along */
 	/* No hex: configuration space rebuilt from lspci -vv's text
 	 * (lspci_vvv.h). */

@@ -10,6 +10,7 @@
 #include "abi_names.h"
 #include "bdf.h"
 #include "config_space.h"
+#include "passthru.h"
 #include "remedy.h"
 
 const char *const pa_sysfs_attr_names[PA_NATTRS] = {
@@ -37,6 +38,8 @@ void pa_sysfs_clear(struct pa_sysfs *s)
 		free(d->iommu_group);
 		free(d->iommu_type);
 		free(d->resource);
+		free(d->reset_method);
+		free(d->sriov_numvfs);
 	}
 	free(s->devs);
 	free(s->kernel_release);
@@ -215,6 +218,8 @@ static void fill_caps(const struct pa_config *c, const struct pa_sysfs_dev *s,
 				      .flags = c->bar_regs[i].flags };
 		if (sizes[i].unassigned)
 			b->flags |= PCIEAUDIT_BAR_F_UNASSIGNED;
+		b->has_start = !sizes[i].unassigned;
+		b->start = c->bar_regs[i].address;
 		b->resizable = c->rebar[i];
 		b->rebar_cap = c->rebar_cap[i];
 		b->rebar_ctrl = c->rebar_ctrl[i];
@@ -298,6 +303,7 @@ static int device_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 {
 	struct pa_config c;
 	long numa;
+	int err;
 
 	if (s->placeholder) {
 		placeholder_of(s, d);
@@ -322,6 +328,12 @@ static int device_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 	if (d->has_pf)
 		d->flags |= PCIEAUDIT_DEV_F_VIRTFN;
 	fill_iommu(s, d);
+	if (c.valid && !c.all_ones) {
+		err = pa_passthru_fill(&c, s->resource, s->reset_method,
+				       s->reset_file, s->sriov_numvfs, &d->pt);
+		if (err)
+			return err;
+	}
 	d->driver_unknown = s->driver_unknown;
 	if (s->caps_hidden)
 		hide_caps(d);

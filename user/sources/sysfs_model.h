@@ -52,6 +52,11 @@ struct pa_sysfs_dev {
 		bool unassigned;	/* lspci's <unassigned> or <ignored> */
 	} bar_size[PA_MAX_BARS];
 	char *resource;
+	/* For VFIO: reset_method (5.15+), whether "reset" exists (-1: the
+	 * source cannot tell), sriov_numvfs. */
+	char *reset_method;
+	int reset_file;
+	char *sriov_numvfs;
 	/* The source cannot tell this function's driver (a sosreport whose
 	 * lspci -v text lacks it, or shows another device there). */
 	bool driver_unknown;

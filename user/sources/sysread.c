@@ -9,11 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/klog.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <linux/pcieaudit.h>
 
 #include "config_space.h"
+#include "bdf.h"
 #include "host.h"
+#include "passthru.h"
 
 /* Configuration space, and more than any attribute or cpuinfo needs. */
 #define CONFIG_MAX	4096
@@ -223,6 +227,10 @@ static int read_device(int devdir, const char *name, bool fixture,
 	d->physfn = name_at(fd, "physfn");
 	d->iommu_group = name_at(fd, "iommu_group");
 	d->resource = text_at(fd, "resource");
+	d->reset_method = text_at(fd, "reset_method");
+	/* A copy may leave the write-only file out: absent is unknown. */
+	d->reset_file = !faccessat(fd, "reset", F_OK, 0) ? 1 : fixture ? -1 : 0;
+	d->sriov_numvfs = text_at(fd, "sriov_numvfs");
 	d->iommu_type = text_at(fd, "iommu_group/type");
 	if (!d->iommu_type)
 		d->iommu_type = text_at(fd, "iommu_group_type");
@@ -326,6 +334,59 @@ int pa_sysfs_read(const char *root, struct pa_sysfs *s, char *what,
 	return err;
 }
 
+/* One function's VFIO facts onto d, from the files read_device() read. */
+static int passthru_of(const struct pa_sysfs_dev *s, struct pa_device *d)
+{
+	struct pa_config c;
+	int err;
+
+	pa_config_parse(s->config, s->config_len, &c);
+	if (!c.valid || c.all_ones)
+		return 0;
+	err = pa_passthru_fill(&c, s->resource, s->reset_method, s->reset_file,
+			       s->sriov_numvfs, &d->pt);
+	/* The module sends sizes, not places. */
+	for (size_t i = 0; i < d->nbars; i++) {
+		struct pa_bar *b = &d->bars[i];
+
+		if (b->index < c.nbar_regs &&
+		    !(b->flags & PCIEAUDIT_BAR_F_UNASSIGNED)) {
+			b->has_start = true;
+			b->start = c.bar_regs[b->index].address;
+		}
+	}
+	return err;
+}
+
+int pa_passthru_read(const char *root, struct pa_report *rep)
+{
+	bool fixture;
+	int devdir = open_devices(root, &fixture), err = 0;
+
+	if (devdir < 0)
+		return 0;
+	for (size_t i = 0; !err && i < rep->ndevices; i++) {
+		struct pa_device *d = &rep->devices[i];
+		struct pa_sysfs one = { 0 };
+		struct pa_sysfs_dev *s = calloc(1, sizeof(*s));
+		char bdf[PA_BDF_LEN];
+
+		if (!s) {
+			err = -ENOMEM;
+			break;
+		}
+		one.devs = s;
+		one.n = 1;
+		pa_bdf_format(&d->addr, bdf);
+		/* A function gone since, or a copy without it: unknown. */
+		if (!read_device(devdir, bdf, fixture, s))
+			err = passthru_of(s, d);
+		pa_sysfs_clear(&one);
+	}
+	close(devdir);
+	return err;
+}
+
 /* The first of the files that exists, read relative to root unless the
  * name is absolute. */
 static char *first_text(const char *root, const char *const *names)
@@ -361,6 +422,63 @@ static int read_iommu_table(const char *root, struct pa_host *host)
 	return host->iommu_table ? 0 : -ENOMEM;
 }
 
+/* The kernel log of the running host (root, or dmesg_restrict off). */
+static char *live_dmesg(void)
+{
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *buf;
+
+	if (len <= 0)
+		return NULL;
+	buf = malloc((size_t)len + 1);
+	if (!buf)
+		return NULL;
+	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
+	if (len < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+/*
+ * What VFIO's type1 backend asks before it attaches a group: interrupt
+ * remapping (/proc/interrupts' chips, else the kernel log) and its own
+ * allow_unsafe_interrupts; and vfio_pci's ids where sysfs shows them.
+ */
+static int read_vfio_host(const char *root, bool live, struct pa_host *host)
+{
+	static const char *const live_irq[] = { "/proc/interrupts", NULL };
+	static const char *const copy_irq[] = { "interrupts", NULL };
+	static const char *const copy_log[] = { "dmesg", NULL };
+	static const char *const unsafe[] = {
+		"module/vfio_iommu_type1/parameters/allow_unsafe_interrupts", NULL,
+	};
+	static const char *const ids[] = {
+		"module/vfio_pci/parameters/ids", NULL,
+	};
+	char *text = first_text(root, live ? live_irq : copy_irq);
+	int err = 0;
+
+	if (text)
+		err = pa_intremap_from_interrupts(text, host);
+	free(text);
+	if (!err && !host->intremap) {
+		text = live ? live_dmesg() : first_text(root, copy_log);
+		if (text)
+			err = pa_intremap_from_dmesg(text, host);
+		free(text);
+	}
+	text = first_text(root, unsafe);
+	host->allow_unsafe = pa_bool_param(text);
+	free(text);
+	host->vfio_pci_ids = first_text(root, ids);
+	if (host->vfio_pci_ids)
+		host->vfio_pci_ids[strcspn(host->vfio_pci_ids, "\n")] = '\0';
+	return err;
+}
+
 int pa_host_read(const char *root, struct pa_host *host)
 {
 	static const char *const live_cmdline[] = { "/proc/cmdline", NULL };
@@ -383,6 +501,8 @@ int pa_host_read(const char *root, struct pa_host *host)
 		err = pa_cpuinfo_parse(cpuinfo, host);
 	if (!err)
 		err = read_iommu_table(root, host);
+	if (!err)
+		err = read_vfio_host(root, live, host);
 	online = first_text(root, nodes);
 	if (online)
 		host->numa_nodes = pa_node_list_count(online);

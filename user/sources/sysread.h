@@ -39,6 +39,14 @@ int pa_sysfs_read(const char *root, struct pa_sysfs *s, char *what,
  */
 int pa_host_read(const char *root, struct pa_host *host);
 
+/*
+ * The VFIO facts sysfs and configuration space give that the module does
+ * not (reset methods, SR-IOV, DevCap2, BAR places) onto rep's devices,
+ * for a report the module answered. What cannot be read stays unknown.
+ * 0 or -ENOMEM.
+ */
+int pa_passthru_read(const char *root, struct pa_report *rep);
+
 /* Whether root is the running host's /sys. */
 bool pa_sysfs_is_live(const char *root);
 

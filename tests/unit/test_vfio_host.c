@@ -1,0 +1,765 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The vfio profile's host and device rules (check_vfio_host.c): interrupt
+ * remapping, reset, SR-IOV and ARI, 64-bit BARs, vfio-pci.ids=, each with
+ * its fact present, absent and unknown; and the parsers behind the facts
+ * (passthru.c, config_space.c's SR-IOV, PM, AF and DevCap2) on real text
+ * and bytes.
+ */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <linux/pci_regs.h>
+#include <linux/pcieaudit.h>
+
+#include "bdf.h"
+#include "check.h"
+#include "config_space.h"
+#include "passthru.h"
+#include "snapshot.h"
+#include "json_out.h"
+#include "vfio_facts.h"
+#include "vfio_plan.h"
+#include "exitcodes.h"
+
+#define RP	{ 0, 0x00, 0x08 }	/* 00:01.0 */
+#define EP	{ 0, 0x01, 0x00 }	/* 01:00.0 */
+#define EP1	{ 0, 0x01, 0x01 }	/* 01:00.1 */
+
+/* A root port with ACS and an NVMe drive below it, each alone in its
+ * group; VT-d on; the host's interrupt remapping on. */
+static void base(struct pa_report *rep, const char *cmdline)
+{
+	*rep = (struct pa_report){ 0 };
+	test_add_dev(rep, &(struct test_dev){ .bus = 0, .devfn = 0x08,
+		.up_bus = -1, .class = 0x060400,
+		.pcie_type = PCI_EXP_TYPE_ROOT_PORT, .numa = -1,
+		.has_acs = true, .acs_ctrl = 0x1d });
+	test_add_dev(rep, &(struct test_dev){ .bus = 1, .devfn = 0,
+		.up_bus = 0, .up_devfn = 0x08, .class = 0x010802,
+		.pcie_type = PCI_EXP_TYPE_ENDPOINT, .numa = -1 });
+	for (size_t i = 0; i < rep->ndevices; i++) {
+		rep->devices[i].has_iommu = true;
+		rep->devices[i].iommu.group = (uint32_t)i + 1;
+		pa_passthru_init(&rep->devices[i].pt);
+	}
+	rep->devices[0].vendor = 0x8086;
+	rep->devices[0].device = 0x7c10;
+	rep->devices[1].driver = strdup("nvme");
+	rep->devices[1].pt.reset_method = strdup("flr bus");
+	assert_int_equal(pa_report_groups_from_devices(rep), 0);
+	rep->info.iommu_def_mode = PCIEAUDIT_IOMMU_MODE_TRANSLATED;
+	pa_host_clear(&rep->host);
+	rep->has_host = true;
+	rep->host.source = PA_SOURCE_SYSFS;
+	rep->host.cmdline = cmdline ? strdup(cmdline) : NULL;
+	rep->host.intremap = PA_INTREMAP_ON;
+	rep->host.intremap_how = strdup("IR-PCI-MSIX-0000:01:00.0 in /proc/interrupts");
+}
+
+static struct pa_device *dev(struct pa_report *rep, struct pa_addr a)
+{
+	return (struct pa_device *)pa_report_find(rep, &a);
+}
+
+static void run(struct pa_report *rep, struct pa_check *c)
+{
+	struct pa_policy pol;
+
+	pa_policy_default(&pol);
+	for (int p = 0; p < PA_NPROFILES; p++)
+		pol.profiles[p] = p == PA_PROFILE_VFIO;
+	assert_int_equal(test_check_run(rep, &pol, c), 0);
+}
+
+static size_t count(const struct pa_check *c, enum pa_rule_id rule)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nfindings; i++)
+		n += c->findings[i].rule == rule;
+	return n;
+}
+
+static const struct pa_finding *first(const struct pa_check *c,
+				      enum pa_rule_id rule)
+{
+	for (size_t i = 0; i < c->nfindings; i++)
+		if (c->findings[i].rule == rule)
+			return &c->findings[i];
+	fail_msg("no %s finding", pa_rules[rule].id);
+	return NULL;
+}
+
+/* The rule's findings are exactly n, and it ran (or was skipped). */
+static void want(const struct pa_check *c, enum pa_rule_id rule, size_t n,
+		 enum pa_rule_state state)
+{
+	if (count(c, rule) != n || c->state[rule] != state)
+		fail_msg("%s: %zu findings, state %d (%s); want %zu, %d",
+			 pa_rules[rule].id, count(c, rule), c->state[rule],
+			 c->note[rule] ? c->note[rule] : "", n, state);
+}
+
+static void done(struct pa_report *rep, struct pa_check *c)
+{
+	pa_check_clear(c);
+	pa_report_clear(rep);
+}
+
+/* ---- vfio.interrupt-remapping -------------------------------------------- */
+
+static void test_intremap(void **state)
+{
+	struct pa_report rep;
+	struct pa_check c;
+	const struct pa_finding *f;
+
+	(void)state;
+	base(&rep, "root=/dev/sda");
+	run(&rep, &c);
+	want(&c, PA_VFIO_INTREMAP, 0, PA_RULE_RAN);
+	assert_non_null(strstr(c.note[PA_VFIO_INTREMAP], "IR-PCI-MSIX"));
+	done(&rep, &c);
+
+	/* Off, from /proc/interrupts: VFIO refuses; from the firmware. */
+	base(&rep, "root=/dev/sda");
+	rep.host.intremap = PA_INTREMAP_OFF;
+	run(&rep, &c);
+	want(&c, PA_VFIO_INTREMAP, 1, PA_RULE_RAN);
+	f = first(&c, PA_VFIO_INTREMAP);
+	assert_int_equal(f->severity, PA_SEV_FAIL);
+	assert_int_equal(f->remedy_kind, PA_REMEDY_BIOS);
+	done(&rep, &c);
+
+	/* allow_unsafe_interrupts=Y: VFIO attaches, unsafely: warn. */
+	base(&rep, "root=/dev/sda intremap=off");
+	rep.host.intremap = PA_INTREMAP_OFF;
+	rep.host.allow_unsafe = PA_INTREMAP_ON;
+	run(&rep, &c);
+	f = first(&c, PA_VFIO_INTREMAP);
+	assert_int_equal(f->severity, PA_SEV_WARN);
+	assert_int_equal(f->remedy_kind, PA_REMEDY_CMDLINE_REMOVE);
+	assert_string_equal(f->remedy, "intremap=off");
+	done(&rep, &c);
+
+	/* Unknown from the facts, but the command line turns it off. */
+	base(&rep, "quiet nointremap");
+	rep.host.intremap = PA_INTREMAP_UNKNOWN;
+	run(&rep, &c);
+	f = first(&c, PA_VFIO_INTREMAP);
+	assert_int_equal(f->severity, PA_SEV_FAIL);
+	assert_string_equal(f->remedy, "nointremap");
+	done(&rep, &c);
+
+	/* Unknown: skipped, not passed. */
+	base(&rep, "quiet");
+	rep.host.intremap = PA_INTREMAP_UNKNOWN;
+	run(&rep, &c);
+	want(&c, PA_VFIO_INTREMAP, 0, PA_RULE_SKIPPED);
+	done(&rep, &c);
+
+	/* In a VM, the hypervisor gives it. */
+	base(&rep, "quiet");
+	rep.host.intremap = PA_INTREMAP_OFF;
+	rep.host.hypervisor = 1;
+	run(&rep, &c);
+	assert_int_equal(first(&c, PA_VFIO_INTREMAP)->remedy_kind,
+			 PA_REMEDY_HYPERVISOR);
+	done(&rep, &c);
+}
+
+/* /proc/interrupts of a 6.1 VT-d guest, and of one booted intremap=off. */
+static void test_intremap_parse(void **state)
+{
+	static const char on[] =
+		"           CPU0       CPU1       \n"
+		"  0:         35          0   IO-APIC   2-edge      timer\n"
+		" 24:          0          0  DMAR-MSI    0-edge      dmar0\n"
+		" 25:        120          0  IR-PCI-MSI 512000-edge      ahci[0000:00:1f.2]\n";
+	static const char off[] =
+		"           CPU0       \n"
+		"  0:         35   IO-APIC   2-edge      timer\n"
+		" 24:          0  DMAR-MSI    0-edge      dmar0\n"
+		" 25:        120  PCI-MSIX-0000:01:00.0    0-edge      nvme0q0\n";
+	static const char neither[] = "           CPU0\nNMI:  0   Non-maskable interrupts\n";
+	struct pa_host h = { 0 };
+
+	(void)state;
+	pa_host_clear(&h);
+	assert_int_equal(pa_intremap_from_interrupts(on, &h), 0);
+	assert_int_equal(h.intremap, PA_INTREMAP_ON);
+	assert_string_equal(h.intremap_how, "IR-PCI-MSI in /proc/interrupts");
+	pa_host_clear(&h);
+	assert_int_equal(pa_intremap_from_interrupts(off, &h), 0);
+	assert_int_equal(h.intremap, PA_INTREMAP_OFF);
+	assert_string_equal(h.intremap_how, "IO-APIC in /proc/interrupts, and no IR- chip");
+	pa_host_clear(&h);
+	assert_int_equal(pa_intremap_from_interrupts(neither, &h), 0);
+	assert_int_equal(h.intremap, PA_INTREMAP_UNKNOWN);
+	assert_int_equal(pa_intremap_from_dmesg("[    0.1] DMAR: IOMMU enabled\n[    0.2] DMAR-IR: Enabled IRQ remapping in x2apic mode\n", &h), 0);
+	assert_int_equal(h.intremap, PA_INTREMAP_ON);
+	pa_host_clear(&h);
+	assert_int_equal(pa_intremap_from_dmesg("[    0.3] AMD-Vi: Interrupt remapping enabled\n", &h), 0);
+	assert_int_equal(h.intremap, PA_INTREMAP_ON);
+	pa_host_clear(&h);
+	assert_int_equal(pa_intremap_from_dmesg("[    0.3] DMAR: IOMMU enabled\n", &h), 0);
+	assert_int_equal(h.intremap, PA_INTREMAP_UNKNOWN);
+	assert_int_equal(pa_bool_param("Y\n"), PA_INTREMAP_ON);
+	assert_int_equal(pa_bool_param("N\n"), PA_INTREMAP_OFF);
+	assert_int_equal(pa_bool_param(NULL), PA_INTREMAP_UNKNOWN);
+	pa_host_clear(&h);
+}
+
+/* ---- vfio.no-reset ------------------------------------------------------- */
+
+static void add_sibling(struct pa_report *rep, uint32_t group)
+{
+	struct pa_device *d;
+
+	test_add_dev(rep, &(struct test_dev){ .bus = 1, .devfn = 1,
+		.up_bus = 0, .up_devfn = 0x08, .class = 0x020000,
+		.pcie_type = PCI_EXP_TYPE_ENDPOINT, .numa = -1 });
+	pa_report_sort(rep);
+	d = dev(rep, (struct pa_addr)EP1);
+	d->has_iommu = true;
+	d->iommu.group = group;
+	d->driver = strdup("e1000e");
+	pa_passthru_init(&d->pt);
+	d->pt.reset_method = strdup("flr");
+	pa_report_clear_groups(rep);
+	assert_int_equal(pa_report_groups_from_devices(rep), 0);
+}
+
+/* The drive's sysfs reset_method (NULL: absent) and reset file. */
+static struct pa_device *set_reset(struct pa_report *rep, const char *method,
+				   int file)
+{
+	struct pa_device *d = dev(rep, (struct pa_addr)EP);
+
+	free(d->pt.reset_method);
+	d->pt.reset_method = method ? strdup(method) : NULL;
+	d->pt.reset_file = file;
+	return d;
+}
+
+static void test_reset(void **state)
+{
+	struct pa_report rep;
+	struct pa_check c;
+	const struct pa_finding *f;
+	struct pa_device *d;
+
+	(void)state;
+	/* FLR: nothing. */
+	base(&rep, "quiet");
+	run(&rep, &c);
+	want(&c, PA_VFIO_NO_RESET, 0, PA_RULE_RAN);
+	done(&rep, &c);
+
+	/* A 5.15+ kernel without a method, alone on its bus. */
+	base(&rep, "quiet");
+	set_reset(&rep, "", 1);
+	run(&rep, &c);
+	want(&c, PA_VFIO_NO_RESET, 1, PA_RULE_RAN);
+	f = first(&c, PA_VFIO_NO_RESET);
+	assert_int_equal(f->severity, PA_SEV_WARN);
+	assert_non_null(strstr(f->message, "no reset method"));
+	done(&rep, &c);
+
+	/* No method of its own, its bus shared with another group's
+	 * function: the bus reset resets that too. */
+	base(&rep, "quiet");
+	add_sibling(&rep, 7);
+	set_reset(&rep, NULL, 0);
+	run(&rep, &c);
+	want(&c, PA_VFIO_NO_RESET, 1, PA_RULE_RAN);
+	f = first(&c, PA_VFIO_NO_RESET);
+	assert_int_equal(f->devices.n, 2);
+	assert_non_null(strstr(f->message, "secondary bus reset"));
+	done(&rep, &c);
+
+	/* The same, the sibling in its group: VFIO's hot reset can. */
+	base(&rep, "quiet");
+	add_sibling(&rep, 2);
+	set_reset(&rep, NULL, 0);
+	run(&rep, &c);
+	want(&c, PA_VFIO_NO_RESET, 0, PA_RULE_RAN);
+	done(&rep, &c);
+
+	/* An older kernel: no reset_method; FLR in DevCap. */
+	base(&rep, "quiet");
+	d = set_reset(&rep, NULL, -1);
+	d->caps_known = d->has_expdev = true;
+	d->devcap = PCI_EXP_DEVCAP_FLR;
+	run(&rep, &c);
+	want(&c, PA_VFIO_NO_RESET, 0, PA_RULE_RAN);
+	done(&rep, &c);
+
+	/* Nothing read: unknown, skipped. */
+	base(&rep, "quiet");
+	d = set_reset(&rep, NULL, -1);
+	d->pt = (struct pa_passthru){ 0 };
+	run(&rep, &c);
+	want(&c, PA_VFIO_NO_RESET, 0, PA_RULE_SKIPPED);
+	done(&rep, &c);
+}
+
+/* ---- vfio.sriov-resources ------------------------------------------------ */
+
+static void sriov(struct pa_report *rep, uint16_t vfs, int bars)
+{
+	struct pa_device *d = dev(rep, (struct pa_addr)EP);
+
+	d->pt.has_sriov = true;
+	d->pt.total_vfs = vfs;
+	d->pt.vf_offset = 1;
+	d->pt.vf_stride = 1;
+	d->pt.vf_bars_assigned = bars;
+}
+
+static void port_devctl2(struct pa_report *rep, bool known, uint32_t devcap2,
+			 uint16_t devctl2)
+{
+	struct pa_device *p = dev(rep, (struct pa_addr)RP);
+
+	p->pt.has_devcap2 = known;
+	p->pt.devcap2 = devcap2;
+	p->pt.devctl2 = devctl2;
+}
+
+static void test_sriov(void **state)
+{
+	struct pa_report rep;
+	struct pa_check c;
+	const struct pa_finding *f;
+
+	(void)state;
+	/* No SR-IOV: nothing to judge. */
+	base(&rep, "quiet");
+	run(&rep, &c);
+	want(&c, PA_VFIO_SRIOV_RESOURCES, 0, PA_RULE_RAN);
+	done(&rep, &c);
+
+	/* 2 VFs, BARs placed: fine. */
+	base(&rep, "quiet");
+	sriov(&rep, 2, 1);
+	port_devctl2(&rep, true, 0, 0);
+	run(&rep, &c);
+	want(&c, PA_VFIO_SRIOV_RESOURCES, 0, PA_RULE_RAN);
+	done(&rep, &c);
+
+	/* VF BARs without space. */
+	base(&rep, "quiet");
+	sriov(&rep, 2, 0);
+	run(&rep, &c);
+	want(&c, PA_VFIO_SRIOV_RESOURCES, 1, PA_RULE_RAN);
+	assert_int_equal(first(&c, PA_VFIO_SRIOV_RESOURCES)->remedy_kind,
+			 PA_REMEDY_BIOS);
+	done(&rep, &c);
+
+	/* 16 VFs below a port with ARI Forwarding supported but off. */
+	base(&rep, "quiet pci=noari");
+	sriov(&rep, 16, 1);
+	port_devctl2(&rep, true, PCI_EXP_DEVCAP2_ARI, 0);
+	run(&rep, &c);
+	want(&c, PA_VFIO_SRIOV_RESOURCES, 1, PA_RULE_RAN);
+	f = first(&c, PA_VFIO_SRIOV_RESOURCES);
+	assert_int_equal(f->devices.n, 2);
+	assert_string_equal(f->remedy, "pci=noari");
+	assert_non_null(strstr(f->message, "devfn 02.0"));
+	done(&rep, &c);
+
+	/* ... not supported: another port. */
+	base(&rep, "quiet");
+	sriov(&rep, 16, 1);
+	port_devctl2(&rep, true, 0, 0);
+	run(&rep, &c);
+	assert_int_equal(first(&c, PA_VFIO_SRIOV_RESOURCES)->remedy_kind,
+			 PA_REMEDY_HARDWARE);
+	done(&rep, &c);
+
+	/* ... on: fine. */
+	base(&rep, "quiet");
+	sriov(&rep, 16, 1);
+	port_devctl2(&rep, true, PCI_EXP_DEVCAP2_ARI, PCI_EXP_DEVCTL2_ARI);
+	run(&rep, &c);
+	want(&c, PA_VFIO_SRIOV_RESOURCES, 0, PA_RULE_RAN);
+	done(&rep, &c);
+
+	/* ... the port's DevCtl2 unknown, VF BARs unknown: skipped. */
+	base(&rep, "quiet");
+	sriov(&rep, 16, -1);
+	port_devctl2(&rep, false, 0, 0);
+	run(&rep, &c);
+	want(&c, PA_VFIO_SRIOV_RESOURCES, 0, PA_RULE_SKIPPED);
+	done(&rep, &c);
+
+	/* Nothing read of the drive: unknown, not "no SR-IOV". */
+	base(&rep, "quiet");
+	free(dev(&rep, (struct pa_addr)EP)->pt.reset_method);
+	dev(&rep, (struct pa_addr)EP)->pt = (struct pa_passthru){ 0 };
+	run(&rep, &c);
+	want(&c, PA_VFIO_SRIOV_RESOURCES, 0, PA_RULE_SKIPPED);
+	done(&rep, &c);
+}
+
+/* ---- vfio.bar-below-4g --------------------------------------------------- */
+
+static void bar(struct pa_report *rep, uint64_t size, uint32_t flags,
+		bool has_start, uint64_t start)
+{
+	struct pa_device *d = dev(rep, (struct pa_addr)EP);
+
+	d->caps_known = true;
+	d->bars[d->nbars++] = (struct pa_bar){ .index = (uint8_t)(2 * d->nbars),
+		.size = size, .flags = flags, .has_start = has_start,
+		.start = start };
+}
+
+#define PF64 (PCIEAUDIT_BAR_F_MEM | PCIEAUDIT_BAR_F_MEM64 | PCIEAUDIT_BAR_F_PREFETCH)
+
+static void test_bars(void **state)
+{
+	struct pa_report rep;
+	struct pa_check c;
+
+	(void)state;
+	base(&rep, "quiet");
+	bar(&rep, 16 << 20, PCIEAUDIT_BAR_F_MEM, true, 0xfe000000);
+	bar(&rep, 8ull << 30, PF64, true, 0x4000000000ull);
+	run(&rep, &c);
+	want(&c, PA_VFIO_BAR_BELOW_4G, 0, PA_RULE_RAN);
+	done(&rep, &c);
+
+	/* 512 MiB below 4 GiB. */
+	base(&rep, "quiet");
+	bar(&rep, 512 << 20, PF64, true, 0xc0000000);
+	run(&rep, &c);
+	want(&c, PA_VFIO_BAR_BELOW_4G, 1, PA_RULE_RAN);
+	assert_int_equal(first(&c, PA_VFIO_BAR_BELOW_4G)->remedy_kind,
+			 PA_REMEDY_BIOS);
+	done(&rep, &c);
+
+	/* Failed. */
+	base(&rep, "quiet");
+	bar(&rep, 8ull << 30, PF64 | PCIEAUDIT_BAR_F_UNASSIGNED, false, 0);
+	run(&rep, &c);
+	want(&c, PA_VFIO_BAR_BELOW_4G, 1, PA_RULE_RAN);
+	assert_non_null(strstr(first(&c, PA_VFIO_BAR_BELOW_4G)->message,
+			       "no address space"));
+	done(&rep, &c);
+
+	/* Sizes without places (the module's alone): unknown. */
+	base(&rep, "quiet");
+	bar(&rep, 8ull << 30, PF64, false, 0);
+	run(&rep, &c);
+	want(&c, PA_VFIO_BAR_BELOW_4G, 0, PA_RULE_SKIPPED);
+	done(&rep, &c);
+}
+
+/* ---- vfio.ids-not-bound -------------------------------------------------- */
+
+static void test_ids(void **state)
+{
+	struct pa_report rep;
+	struct pa_check c;
+	const struct pa_finding *f;
+
+	(void)state;
+	/* The drive is 1234:0001: named, and nvme took it. */
+	base(&rep, "quiet vfio-pci.ids=10de:2330,1234:0001");
+	run(&rep, &c);
+	want(&c, PA_VFIO_IDS_NOT_BOUND, 1, PA_RULE_RAN);
+	f = first(&c, PA_VFIO_IDS_NOT_BOUND);
+	assert_int_equal(f->severity, PA_SEV_FAIL);
+	assert_string_equal(f->remedy, "echo 'softdep nvme pre: vfio-pci' >> /etc/modprobe.d/vfio.conf; update-initramfs -u (or dracut -f); reboot");
+	done(&rep, &c);
+
+	/* Subsystem ids that do not match: not named. */
+	base(&rep, "quiet vfio_pci.ids=1234:0001:abcd:0001");
+	run(&rep, &c);
+	want(&c, PA_VFIO_IDS_NOT_BOUND, 0, PA_RULE_RAN);
+	done(&rep, &c);
+
+	/* Bound to vfio-pci: as asked. */
+	base(&rep, "quiet vfio-pci.ids=1234:0001");
+	free(dev(&rep, (struct pa_addr)EP)->driver);
+	dev(&rep, (struct pa_addr)EP)->driver = strdup("vfio-pci");
+	run(&rep, &c);
+	want(&c, PA_VFIO_IDS_NOT_BOUND, 0, PA_RULE_RAN);
+	done(&rep, &c);
+
+	/* Drivers unknown (lspci without -k). */
+	base(&rep, "quiet vfio-pci.ids=1234:0001");
+	dev(&rep, (struct pa_addr)EP)->driver_unknown = true;
+	run(&rep, &c);
+	want(&c, PA_VFIO_IDS_NOT_BOUND, 0, PA_RULE_SKIPPED);
+	done(&rep, &c);
+
+	/* No command line. */
+	base(&rep, NULL);
+	run(&rep, &c);
+	want(&c, PA_VFIO_IDS_NOT_BOUND, 0, PA_RULE_SKIPPED);
+	done(&rep, &c);
+}
+
+/* ---- The facts from configuration space and sysfs ------------------------ */
+
+/* An SR-IOV NVMe PF as QEMU's nvme,sriov_max_vfs=16 builds it: PM at
+ * 0x40 (No_Soft_Reset), PCIe v2 at 0x60 with FLR, SR-IOV at 0x100 whose
+ * VF BAR 0 is 64-bit, non-prefetchable. */
+static void nvme_pf(uint8_t *cfg, uint32_t vf_bar_lo)
+{
+	memset(cfg, 0, 4096);
+	test_put16(cfg, PCI_VENDOR_ID, 0x1b36);
+	test_put16(cfg, PCI_DEVICE_ID, 0x0010);
+	test_put32(cfg, PCI_CLASS_REVISION, 0x01080202);
+	test_put16(cfg, PCI_STATUS, PCI_STATUS_CAP_LIST);
+	cfg[PCI_CAPABILITY_LIST] = 0x40;
+	cfg[0x40] = PCI_CAP_ID_PM;
+	cfg[0x41] = 0x60;
+	test_put16(cfg, 0x40 + PCI_PM_CTRL, PCI_PM_CTRL_NO_SOFT_RESET);
+	cfg[0x60] = PCI_CAP_ID_EXP;
+	test_put16(cfg, 0x60 + PCI_EXP_FLAGS, 0x0002);	/* v2, endpoint */
+	test_put32(cfg, 0x60 + PCI_EXP_DEVCAP, PCI_EXP_DEVCAP_FLR);
+	test_put32(cfg, 0x60 + PCI_EXP_DEVCAP2, PCI_EXP_DEVCAP2_ARI);
+	test_put16(cfg, 0x60 + PCI_EXP_DEVCTL2, PCI_EXP_DEVCTL2_ARI);
+	test_put32(cfg, 0x100, PCI_EXT_CAP_ID_SRIOV | 1u << 16);
+	test_put16(cfg, 0x100 + PCI_SRIOV_INITIAL_VF, 16);
+	test_put16(cfg, 0x100 + PCI_SRIOV_TOTAL_VF, 16);
+	test_put16(cfg, 0x100 + PCI_SRIOV_NUM_VF, 0);
+	test_put16(cfg, 0x100 + PCI_SRIOV_VF_OFFSET, 1);
+	test_put16(cfg, 0x100 + PCI_SRIOV_VF_STRIDE, 1);
+	test_put32(cfg, 0x100 + PCI_SRIOV_BAR, vf_bar_lo);
+}
+
+/* sysfs resource of that PF: BAR 0, then the ROM, then VF BAR 0. */
+static const char res_assigned[] =
+	"0x00000000fe800000 0x00000000fe803fff 0x0000000000140204\n"
+	"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+	"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+	"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+	"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+	"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+	"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+	"0x0000000800000000 0x000000080003ffff 0x0000000000140204\n"
+	"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+	"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+	"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+	"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+	"0x0000000000000000 0x0000000000000000 0x0000000000000000\n";
+
+static void test_facts_parse(void **state)
+{
+	static uint8_t cfg[4096];
+	struct pa_config c;
+	struct pa_passthru pt = { 0 };
+	char res[sizeof(res_assigned)];
+	char *vf;
+
+	(void)state;
+	nvme_pf(cfg, PCI_BASE_ADDRESS_MEM_TYPE_64);
+	pa_config_parse(cfg, sizeof(cfg), &c);
+	assert_true(c.sriov);
+	assert_int_equal(c.total_vfs, 16);
+	assert_int_equal(c.vf_offset, 1);
+	assert_int_equal(c.no_soft_reset, 1);
+	assert_int_equal(c.af_flr, -1);
+	assert_true(c.has_devcap2);
+	assert_int_equal(c.devctl2 & PCI_EXP_DEVCTL2_ARI, PCI_EXP_DEVCTL2_ARI);
+
+	/* Placed: the resource has VF BAR 0. */
+	assert_int_equal(pa_passthru_fill(&c, res_assigned, "flr\n", 1, "0\n", &pt), 0);
+	assert_string_equal(pt.reset_method, "flr");
+	assert_int_equal(pt.vf_bars_assigned, 1);
+	assert_int_equal(pt.vf_bar_sizes_mask, 1);
+	assert_int_equal(pt.sysfs_num_vfs, 0);
+
+	/* The kernel failed to assign it: the resource is cleared. */
+	memcpy(res, res_assigned, sizeof(res));
+	vf = res;
+	for (int l = 0; l < 7; l++)
+		vf = strchr(vf, '\n') + 1;
+	memcpy(vf, "0x0000000000000000 0x0000000000000000 0x0000000000000000", 56);
+	assert_int_equal(pa_passthru_fill(&c, res, NULL, -1, NULL, &pt), 0);
+	assert_int_equal(pt.vf_bars_assigned, 0);
+	assert_null(pt.reset_method);
+	assert_int_equal(pt.reset_file, -1);
+
+	/* Sized but IORESOURCE_UNSET: no space either. */
+	memcpy(vf, "0x0000000000000000 0x000000000003ffff 0x0000000020140204", 56);
+	assert_int_equal(pa_passthru_fill(&c, res, NULL, -1, NULL, &pt), 0);
+	assert_int_equal(pt.vf_bars_assigned, 0);
+	assert_int_equal(pt.vf_bar_sizes_mask, 1);
+
+	/* Without a resource file (lspci): a 64-bit VF BAR at 0 is unplaced,
+	 * one with an address placed. */
+	assert_int_equal(pa_passthru_fill(&c, NULL, NULL, -1, NULL, &pt), 0);
+	assert_int_equal(pt.vf_bars_assigned, 0);
+	nvme_pf(cfg, 0x00000004);
+	test_put32(cfg, 0x100 + PCI_SRIOV_BAR + 4, 0x8);
+	pa_config_parse(cfg, sizeof(cfg), &c);
+	assert_int_equal(pa_passthru_fill(&c, NULL, NULL, -1, NULL, &pt), 0);
+	assert_int_equal(pt.vf_bars_assigned, 1);
+
+	/* 256 bytes (lspci -xxx): SR-IOV is unknown, not absent. */
+	pa_config_parse(cfg, 256, &c);
+	assert_int_equal(pa_passthru_fill(&c, NULL, NULL, -1, NULL, &pt), 0);
+	assert_false(pt.has_sriov);
+	free(pt.reset_method);
+}
+
+static int render(FILE *f, const void *rep)
+{
+	return pa_json_report(f, rep);
+}
+
+/* The facts survive report --json and its reading back. */
+static void test_snapshot_keeps(void **state)
+{
+	struct pa_report rep, back;
+	char *json, err[256];
+	struct pa_device *d;
+	int ret;
+
+	(void)state;
+	base(&rep, "quiet vfio-pci.ids=1234:0001");
+	rep.host.allow_unsafe = PA_INTREMAP_OFF;
+	sriov(&rep, 16, 0);
+	port_devctl2(&rep, true, PCI_EXP_DEVCAP2_ARI, 0);
+	bar(&rep, 8ull << 30, PF64, true, 0xc0000000);
+	json = test_render(render, &rep, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(json);
+	assert_int_equal(pa_snapshot_parse("t", json, strlen(json), &back, err,
+					   sizeof(err)), 0);
+	assert_int_equal(back.host.intremap, PA_INTREMAP_ON);
+	assert_int_equal(back.host.allow_unsafe, PA_INTREMAP_OFF);
+	assert_string_equal(back.host.intremap_how, rep.host.intremap_how);
+	d = dev(&back, (struct pa_addr)EP);
+	assert_true(d->pt.known);
+	assert_string_equal(d->pt.reset_method, "flr bus");
+	assert_true(d->pt.has_sriov);
+	assert_int_equal(d->pt.total_vfs, 16);
+	assert_int_equal(d->pt.vf_bars_assigned, 0);
+	assert_int_equal(d->pt.sysfs_num_vfs, -1);
+	assert_true(d->bars[0].has_start);
+	assert_int_equal(d->bars[0].start, 0xc0000000);
+	assert_true(dev(&back, (struct pa_addr)RP)->pt.has_devcap2);
+	assert_int_equal(dev(&back, (struct pa_addr)RP)->pt.devcap2,
+			 PCI_EXP_DEVCAP2_ARI);
+	free(json);
+	pa_report_clear(&back);
+	pa_report_clear(&rep);
+}
+
+/* vfio-host-fail.json (its README): the rules' exact findings. */
+static void test_fixture(void **state)
+{
+	static const enum pa_rule_id rules[] = {
+		PA_VFIO_INTREMAP, PA_VFIO_SRIOV_RESOURCES, PA_VFIO_SRIOV_RESOURCES,
+		PA_VFIO_BAR_BELOW_4G, PA_VFIO_IDS_NOT_BOUND,
+	};
+	static const char *const subject[] = {
+		NULL, "0000:07:00.0", "0000:07:00.0", "0000:01:00.0", "0000:01:00.1",
+	};
+	struct pa_report rep;
+	struct pa_check c;
+	size_t k = 0;
+	char bdf[PA_BDF_LEN];
+
+	(void)state;
+	test_load_snapshot("vfio-host-fail.json", &rep);
+	run(&rep, &c);
+	for (size_t i = 0; i < c.nfindings; i++) {
+		const struct pa_finding *f = &c.findings[i];
+
+		if (f->rule < PA_VFIO_INTREMAP)
+			continue;
+		assert_true(k < 5);
+		assert_int_equal(f->rule, rules[k]);
+		if (subject[k]) {
+			pa_bdf_format(&f->devices.addrs[0], bdf);
+			assert_string_equal(bdf, subject[k]);
+		} else {
+			assert_int_equal(f->devices.n, 0);
+		}
+		k++;
+	}
+	assert_int_equal(k, 5);
+	/* The GPU resets through the bus, its audio function in its group. */
+	want(&c, PA_VFIO_NO_RESET, 0, PA_RULE_RAN);
+	done(&rep, &c);
+}
+
+/* vfio-plan on it: the group's other endpoint goes too; the blockers; the
+ * refusals. */
+static void test_plan(void **state)
+{
+	struct pa_report rep;
+	struct pa_check c;
+	struct pa_vfio_plan p;
+	struct pa_error e = { 0 };
+	struct pa_addr gpu = EP, v100 = { 0, 0x06, 0 }, none = { 0, 0x09, 0 };
+	struct pa_addr port = RP;
+	bool bound_now = false;
+
+	(void)state;
+	test_load_snapshot("vfio-host-fail.json", &rep);
+	run(&rep, &c);
+	assert_int_equal(pa_vfio_plan_build(&rep, &c, &gpu, 1, &p, &e), 0);
+	assert_int_equal(p.ndevs, 2);
+	assert_true(p.devs[0].asked);
+	assert_false(p.devs[1].asked);
+	assert_int_equal(p.devs[1].d->addr.devfn, 1);
+	assert_int_equal(p.devs[0].reset.kind, PA_VFIO_RESET_BUS);
+	assert_int_equal(p.ngroups, 1);
+	assert_int_equal(p.nblockers, 3);
+	assert_int_equal(p.blockers[0]->rule, PA_VFIO_INTREMAP);
+	assert_int_equal(p.blockers[1]->rule, PA_VFIO_BAR_BELOW_4G);
+	assert_int_equal(p.blockers[2]->rule, PA_VFIO_IDS_NOT_BOUND);
+	assert_int_equal(pa_vfio_plan_exit_code(&p), PA_EXIT_FINDING);
+	assert_string_equal(p.steps[0].kind, "cmdline");
+	assert_non_null(strstr(p.steps[0].text, "remove intremap=off"));
+	for (size_t i = 0; i < p.nsteps; i++)
+		bound_now |= !strcmp(p.steps[i].kind, "bind") &&
+			strstr(p.steps[i].text, "echo 0000:01:00.1 > /sys/bus/pci/devices/0000:01:00.1/driver/unbind");
+	assert_true(bound_now);
+	assert_non_null(strstr(p.steps[p.nsteps - 1].text,
+			       "-device vfio-pci,host=0000:01:00.1"));
+	pa_vfio_plan_clear(&p);
+
+	assert_int_equal(pa_vfio_plan_build(&rep, &c, &none, 1, &p, &e),
+			 PA_EXIT_NO_DEVICE);
+	e = (struct pa_error){ 0 };
+	assert_int_equal(pa_vfio_plan_build(&rep, &c, &port, 1, &p, &e),
+			 PA_EXIT_USAGE);
+	assert_non_null(strstr(e.msg, "is a bridge"));
+	e = (struct pa_error){ 0 };
+	/* The V100's group is open by a guest. */
+	assert_int_equal(pa_vfio_plan_build(&rep, &c, &v100, 1, &p, &e),
+			 PA_EXIT_USAGE);
+	assert_non_null(strstr(e.msg, "in use"));
+	e = (struct pa_error){ 0 };
+	done(&rep, &c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_intremap),
+		cmocka_unit_test(test_intremap_parse),
+		cmocka_unit_test(test_reset),
+		cmocka_unit_test(test_sriov),
+		cmocka_unit_test(test_bars),
+		cmocka_unit_test(test_ids),
+		cmocka_unit_test(test_facts_parse),
+		cmocka_unit_test(test_snapshot_keeps),
+		cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_plan),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
