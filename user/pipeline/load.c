@@ -18,7 +18,6 @@
 #include "lspci_model.h"
 #include "lspci_read.h"
 #include "nl.h"
-#include "nvml.h"
 #include "p2p_infer.h"
 #include "pcinames.h"
 #include "snapshot.h"
@@ -302,9 +301,6 @@ static int from_offline(const struct pa_load *l, struct pa_report *rep,
 		}
 		return rc;
 	}
-	/* NVML starts while the PCI functions are read. */
-	if (l->host && pa_sysfs_is_live(l->sysfs))
-		pa_nvml_start();
 	rc = from_sysfs(l, rep, e);
 	if (rc)
 		return rc;
@@ -426,8 +422,6 @@ int pa_load_report(const struct pa_load *l, struct pa_report *rep,
 
 	*e = (struct pa_error){ 0 };
 	if (!offline) {
-		if (l->host || l->pairs == PA_PAIRS_TOPO || l->pairs == PA_PAIRS_ONE)
-			pa_nvml_start();
 		rc = from_module(l, rep, e);
 		if (!rc && l->pairs != PA_PAIRS_TOPO && l->pairs != PA_PAIRS_ONE) {
 			pa_aer_read("/sys", rep);

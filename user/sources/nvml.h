@@ -64,11 +64,4 @@ int pa_nvml_collect(const struct pa_nvml_ops *ops, struct pa_fabric *f);
  */
 int pa_nvml_read(struct pa_fabric *f);
 
-/*
- * Starts loading NVML in a thread of its own, for a pa_nvml_read() to come
- * (which waits for it), so that NVML's start (17 ms on the H200) overlaps
- * the PCI reads. A no-op once NVML is loaded or when it is disabled.
- */
-void pa_nvml_start(void);
-
 #endif /* PA_NVML_H */

@@ -7,7 +7,6 @@
 #include "nvml.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,14 +149,14 @@ static bool disabled(void)
  * exporter, one collection at a time) reuses the first initialisation
  * rather than paying nvmlInit's 10.8 ms each time. Not thread-safe: the
  * CLI's pipeline and the exporter's one polling thread call it one at a
- * time (pa_nvml_start()'s loader is joined before live is read). A load that fails is retried on the next call (a driver loaded
+ * time. A load that fails is retried on the next call (a driver loaded
  * since). The first library that initialises serves the process.
  */
 static struct nvml live;
 
 /* Loads and initialises NVML into live; 1 when it is ready, else 0 with
- * src set (or -ENOMEM). */
-static int load(const char *name, struct pa_source *src)
+ * f->nvml set (or -ENOMEM). */
+static int load(const char *name, struct pa_fabric *f)
 {
 	const char *lib = name && *name ? name : NVML_LIB;
 	struct nvml m = { 0 };
@@ -168,7 +167,7 @@ static int load(const char *name, struct pa_source *src)
 	if (!m.lib) {
 		const char *e = dlerror();
 
-		return pa_source_set(src, PA_SRC_ABSENT,
+		return pa_source_set(&f->nvml, PA_SRC_ABSENT,
 				     e ? e : "cannot load " NVML_LIB);
 	}
 	/* Optional, NULL where absent: drivers before R470 lack the remote
@@ -179,14 +178,14 @@ static int load(const char *name, struct pa_source *src)
 	if (!lookup_all(&m)) {
 		snprintf(why, sizeof(why), "%s lacks an NVML call this CLI needs",
 			 lib);
-		err = pa_source_set(src, PA_SRC_FAILED, why);
+		err = pa_source_set(&f->nvml, PA_SRC_FAILED, why);
 		dlclose(m.lib);
 		return err;
 	}
 	rc = m.init();
 	if (rc) {
 		snprintf(why, sizeof(why), "nvmlInit: %s", op_error(&m, rc));
-		err = pa_source_set(src, PA_SRC_FAILED, why);
+		err = pa_source_set(&f->nvml, PA_SRC_FAILED, why);
 		dlclose(m.lib);
 		return err;
 	}
@@ -196,35 +195,6 @@ static int load(const char *name, struct pa_source *src)
 	/* Kept for the process's life: no nvmlShutdown(), no dlclose(). */
 	live = m;
 	return 1;
-}
-
-/*
- * pa_nvml_start()'s thread: NVML's 17 ms on the H200 (nvmlInit, then the
- * first handle, where NVML attaches each GPU) overlap the PCI reads.
- */
-static pthread_t loader;
-static bool loading;
-static struct pa_source loaded;
-static int loaded_rc;
-
-static void *load_thread(void *arg)
-{
-	unsigned int n = 0;
-	nvml_device d;
-
-	(void)arg;
-	loaded_rc = load(getenv("PCIEAUDIT_NVML_LIB"), &loaded);
-	if (loaded_rc > 0 && !live.count(&n))
-		for (unsigned int i = 0; i < n; i++)
-			live.handle(i, &d);
-	return NULL;
-}
-
-void pa_nvml_start(void)
-{
-	if (loading || live.lib || disabled())
-		return;
-	loading = !pthread_create(&loader, NULL, load_thread, NULL);
 }
 
 int pa_nvml_read(struct pa_fabric *f)
@@ -238,18 +208,8 @@ int pa_nvml_read(struct pa_fabric *f)
 	if (disabled())
 		return pa_source_set(&f->nvml, PA_SRC_DISABLED,
 				     "PCIEAUDIT_NO_NVML is set");
-	if (loading) {
-		pthread_join(loader, NULL);
-		loading = false;
-		if (loaded_rc <= 0) {
-			rc = loaded_rc ? loaded_rc :
-			     pa_source_set(&f->nvml, loaded.state, loaded.detail);
-			pa_source_set(&loaded, PA_SRC_NOT_READ, NULL);
-			return rc;
-		}
-	}
 	if (!live.lib) {
-		rc = load(getenv("PCIEAUDIT_NVML_LIB"), &f->nvml);
+		rc = load(getenv("PCIEAUDIT_NVML_LIB"), f);
 		if (rc <= 0)
 			return rc;
 	}
