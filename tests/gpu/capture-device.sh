@@ -12,7 +12,9 @@ run() { local name=$1; shift; echo "== $name: $*"; timeout 120 "$@" >$D/out/$nam
 # --startup stops after it.
 if [ -x $DEV/lspci ]; then
   [ -e /usr/share/misc/pci.ids ] || { [ -f $DEV/pci.ids ] && mkdir -p /usr/share/misc && cp $DEV/pci.ids /usr/share/misc/ && echo "pci.ids: carried"; }
-  run startup.md python3 startup.py --cli $DEV/pcieaudit-cli-new --lspci $DEV/lspci --runs ${STARTUP_RUNS:-50}
+  # A previous build beside it, pcieaudit-cli-old, is measured in the same rounds.
+  base=(); [ -x $DEV/pcieaudit-cli-old ] && base=(--base $DEV/pcieaudit-cli-old)
+  run startup.md python3 startup.py --cli $DEV/pcieaudit-cli-new "${base[@]}" --lspci $DEV/lspci --runs ${STARTUP_RUNS:-50}
   cp $D/out/startup.md $OUT/ 2>/dev/null; cat $D/out/startup.md
 fi
 [ "${1:-}" = --startup ] && exit 0

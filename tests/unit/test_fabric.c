@@ -172,6 +172,47 @@ static struct pa_addr addr(uint32_t domain, uint8_t bus, uint8_t dev,
 	return (struct pa_addr){ domain, bus, (uint8_t)(dev << 3 | fn) };
 }
 
+static unsigned int link_asks;
+
+static int counting_link_state(void *ctx, unsigned int dev, unsigned int link,
+			       int *active)
+{
+	link_asks++;
+	return fake_link_state(ctx, dev, link, active);
+}
+
+/* With one GPU no link can join two of NVML's GPUs: its 18 link queries
+ * are not made (the H200's), and the result is the same as asking. */
+static void nvml_one_gpu_asks_no_links(void **state)
+{
+	struct pa_fabric fab, asked;
+	struct fake f = { 0 };
+	struct pa_nvml_ops ops;
+
+	(void)state;
+	fake_load(&f, &ops, DATA "/nvml/h200-1gpu-recorded.json");
+	ops.link_state = counting_link_state;
+	pa_fabric_init(&fab);
+	link_asks = 0;
+	assert_int_equal(pa_nvml_collect(&ops, &fab), 0);
+	assert_int_equal(link_asks, 0);
+	assert_int_equal(fab.nvml.state, PA_SRC_READ);
+	assert_int_equal(fab.nlinks, 0);
+	assert_int_equal(fab.nmems, 1);
+	json_object_put(f.root);
+	/* Two GPUs are still asked, every link of each. */
+	fake_load(&f, &ops, DATA "/nvml/h200-2gpu-nv18.json");
+	ops.link_state = counting_link_state;
+	pa_fabric_init(&asked);
+	link_asks = 0;
+	assert_int_equal(pa_nvml_collect(&ops, &asked), 0);
+	assert_int_equal(link_asks, 2 * PA_NVML_MAX_LINKS);
+	assert_true(asked.nlinks > 0);
+	json_object_put(f.root);
+	pa_fabric_clear(&fab);
+	pa_fabric_clear(&asked);
+}
+
 /* The H200 of the device machine, as NVML answered there: every NVLink
  * query "Not Supported" (one GPU, no NVLink in the VM); nvidia-smi topo -m
  * there shows no NV# cell. */
@@ -780,6 +821,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(nvml_h200_recorded),
+		cmocka_unit_test(nvml_one_gpu_asks_no_links),
 		cmocka_unit_test(nvml_nv18_matches_nvidia_smi),
 		cmocka_unit_test(nvml_nvswitch),
 		cmocka_unit_test(nvml_count_fails),

@@ -2000,7 +2000,10 @@ def judge(results, expects, allow_missing=False, quiet=False):
     has_acs_root_port = any(
         d["express"] and d["express"]["type"] == "root_port" and d["acs"]
         for d in snaps["snap1"].lspci.values())
-    if has_acs_root_port and "snap2" not in snaps:
+    # make demo's guest (pa_demo=1) does only the snapshot, the reports and
+    # the checks: what vm-test does besides is not asked of it.
+    demo = facts.get("demo") == "1"
+    if has_acs_root_port and "snap2" not in snaps and not demo:
         c.err("acs-change", "a root port has ACS but the runtime change was not made")
     c.dmesg(results)
 
@@ -2035,11 +2038,12 @@ def judge(results, expects, allow_missing=False, quiet=False):
                 c.err("vfio", f"the function is bound to {facts.get('vfio_driver')}, not vfio-pci")
         if "snap2" in snaps:
             c.acs_change(results, reps.get("snap1"), reps.get("snap2"), snaps["snap2"])
-        c.errpaths(results)
-        c.power(results, facts, snaps, reps)
-        c.dumps(results, facts)
-        c.p2p_expectations(c.p2p(results, facts), expects)
-        c.acs_directions(results, facts)
+        if not demo:
+            c.errpaths(results)
+            c.power(results, facts, snaps, reps)
+            c.dumps(results, facts)
+            c.p2p_expectations(c.p2p(results, facts), expects)
+            c.acs_directions(results, facts)
     elif "snap2" in snaps:
         c.acs_change(results, None, None, snaps["snap2"])
 

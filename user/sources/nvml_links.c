@@ -122,7 +122,11 @@ int pa_nvml_collect(const struct pa_nvml_ops *ops, struct pa_fabric *f)
 	for (unsigned int i = 0; i < n && !err; i++) {
 		uint64_t bytes = 0;
 
-		err = read_links(ops, gpus, n, i, f);
+		/* A link is recorded between two of NVML's GPUs only (to
+		 * each other or through a switch): with one GPU there is
+		 * none to ask about, which saves its 18 link queries. */
+		if (n > 1)
+			err = read_links(ops, gpus, n, i, f);
 		if (!err && ops->memory &&
 		    ops->memory(ops->ctx, i, &bytes) == PA_NVML_SUCCESS && bytes)
 			err = pa_fabric_add_mem(f, &gpus[i].addr, bytes,
