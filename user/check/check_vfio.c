@@ -45,15 +45,6 @@ static void nomem(struct vf *v)
 	v->c->err = -ENOMEM;
 }
 
-static const struct pa_group *group_of(const struct pa_report *rep,
-				       const struct pa_device *d)
-{
-	for (size_t i = 0; d->has_iommu && i < rep->ngroups; i++)
-		if (rep->groups[i].id == d->iommu.group)
-			return &rep->groups[i];
-	return NULL;
-}
-
 static bool in_group(const struct pa_group *g, const struct pa_addr *a)
 {
 	for (size_t i = 0; g && i < g->nmembers; i++)
@@ -473,7 +464,7 @@ static void check_overclaim(struct vf *v, size_t i, const struct pa_group *g)
 static void check_candidate(struct vf *v, size_t i)
 {
 	const struct pa_device *d = &v->rep->devices[i];
-	const struct pa_group *g = group_of(v->rep, d);
+	const struct pa_group *g = pa_report_group_of(v->rep, d);
 	char bdf[PA_BDF_LEN];
 
 	v->candidates++;

@@ -11,15 +11,6 @@
 #include "exitcodes.h"
 #include "strbuf.h"
 
-static const struct pa_group *group_of(const struct pa_report *rep,
-				       const struct pa_device *d)
-{
-	for (size_t i = 0; d->has_iommu && i < rep->ngroups; i++)
-		if (rep->groups[i].id == d->iommu.group)
-			return &rep->groups[i];
-	return NULL;
-}
-
 /* A user (a guest's VFIO or iommufd) holds the device's group. */
 static bool held(const struct pa_device *d)
 {
@@ -250,7 +241,7 @@ static int refuse(const struct pa_report *rep, const struct pa_addr *a,
 		return pa_error_set(e, PA_EXIT_USAGE,
 				    "%s is a bridge (%s): VFIO assigns endpoints; name the devices below it",
 				    bdf, pa_check_noun(d));
-	g = group_of(rep, d);
+	g = pa_report_group_of(rep, d);
 	for (size_t m = 0; g && m < g->nmembers; m++) {
 		const struct pa_device *o = pa_report_find(rep, &g->members[m]);
 
@@ -278,7 +269,7 @@ int pa_vfio_plan_build(const struct pa_report *rep, const struct pa_check *c,
 	}
 	for (size_t i = 0; !err && i < n; i++) {
 		const struct pa_device *d = pa_report_find(rep, &bdfs[i]);
-		const struct pa_group *g = group_of(rep, d);
+		const struct pa_group *g = pa_report_group_of(rep, d);
 
 		err = add_dev(p, rep, d, true);
 		if (!err && g)

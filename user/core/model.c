@@ -389,6 +389,15 @@ void pa_report_sort(struct pa_report *rep)
 	}
 }
 
+const struct pa_group *pa_report_group_of(const struct pa_report *rep,
+					  const struct pa_device *dev)
+{
+	for (size_t i = 0; dev->has_iommu && i < rep->ngroups; i++)
+		if (rep->groups[i].id == dev->iommu.group)
+			return &rep->groups[i];
+	return NULL;
+}
+
 const struct pa_device *pa_report_find(const struct pa_report *rep,
 				       const struct pa_addr *addr)
 {

@@ -473,6 +473,10 @@ void pa_report_keep_groups_of_devices(struct pa_report *rep);
 const struct pa_device *pa_report_find(const struct pa_report *rep,
 				       const struct pa_addr *addr);
 
+/* The IOMMU group of dev in the report, or NULL (none, or not listed). */
+const struct pa_group *pa_report_group_of(const struct pa_report *rep,
+					  const struct pa_device *dev);
+
 /* The bridge above dev in the report, or NULL. Walks up with it must bound
  * their steps by rep->ndevices: corrupt links can form a cycle. */
 const struct pa_device *pa_report_upstream(const struct pa_report *rep,
