@@ -18,6 +18,7 @@
 #include "config_space.h"
 #include "passthru.h"
 #include "snapshot.h"
+#include "sysread.h"
 #include "json_out.h"
 #include "vfio_facts.h"
 #include "vfio_plan.h"
@@ -746,6 +747,51 @@ static void test_plan(void **state)
 	done(&rep, &c);
 }
 
+/* A tree in /sys's own layout: bus/pci/devices/BDF with its config file. */
+static void live_tree(char *root, const char *status)
+{
+	unsigned char cfg[256] = { 0x86, 0x80, 0xd3, 0x10 };	/* 8086:10d3 */
+	char path[512];
+	FILE *f;
+
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "mkdir -p %s/bus/pci/devices/0000:01:00.0/power",
+		 root);
+	assert_int_equal(system(path), 0);
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/0000:01:00.0/config", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(cfg, 1, sizeof(cfg), f), sizeof(cfg));
+	fclose(f);
+	snprintf(path, sizeof(path),
+		 "%s/bus/pci/devices/0000:01:00.0/power/runtime_status", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", status);
+	fclose(f);
+}
+
+/* Beside the module, a runtime-suspended function's config file is left
+ * unread (reading it would wake the function): its facts stay unknown. */
+static void test_suspended_left_asleep(void **state)
+{
+	static const char *const statuses[] = { "active", "suspended" };
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		char root[] = "/tmp/pa-passthru-XXXXXX", cmd[64];
+		struct pa_device dev = { .addr = { 0, 1, 0 } };
+		struct pa_report rep = { .devices = &dev, .ndevices = 1 };
+
+		live_tree(root, statuses[i]);
+		assert_int_equal(pa_passthru_read(root, &rep), 0);
+		assert_int_equal(dev.pt.known, i == 0);
+		free(dev.pt.reset_method);
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -759,6 +805,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_keeps),
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_suspended_left_asleep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

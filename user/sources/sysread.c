@@ -358,6 +358,22 @@ static int passthru_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 	return err;
 }
 
+/* power/runtime_status says the function sleeps, or is on its way in or
+ * out of it; "active", "unsupported" (always on) or no file: awake. */
+static bool runtime_suspended(int devdir, const char *bdf)
+{
+	char path[PA_BDF_LEN + 32];
+	char *status;
+	bool asleep;
+
+	snprintf(path, sizeof(path), "%s/power/runtime_status", bdf);
+	status = text_at(devdir, path);
+	asleep = status && strncmp(status, "active", 6) &&
+		 strncmp(status, "unsupported", 11);
+	free(status);
+	return asleep;
+}
+
 int pa_passthru_read(const char *root, struct pa_report *rep)
 {
 	bool fixture;
@@ -378,8 +394,11 @@ int pa_passthru_read(const char *root, struct pa_report *rep)
 		one.devs = s;
 		one.n = 1;
 		pa_bdf_format(&d->addr, bdf);
-		/* A function gone since, or a copy without it: unknown. */
-		if (!read_device(devdir, bdf, fixture, s))
+		/* A function gone since, or a copy without it: unknown. So is
+		 * one runtime-suspended: reading its config file would wake it
+		 * (and the bridges above), which the module's source never does. */
+		if ((fixture || !runtime_suspended(devdir, bdf)) &&
+		    !read_device(devdir, bdf, fixture, s))
 			err = passthru_of(s, d);
 		pa_sysfs_clear(&one);
 	}
