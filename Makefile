@@ -203,11 +203,14 @@ safety-test: deps
 # and malformed HTTP requests; promtool checks every body, sysfs's link
 # attributes are the oracle for the link gauges. Then 300 idle connections
 # from localhost while 4 scrapers each must be answered within 1 s, and the
-# systemd units (systemd-analyze verify and security, socket activation).
+# systemd units (systemd-analyze verify and security, socket activation);
+# --web-config (TLS, client certificates, basic auth, headers, every exit-9
+# refusal) with openssl's certificates, htpasswd's hashes and curl as the oracle.
 .PHONY: exporter-test
 exporter-test: deps cli
 	@python3 tests/exporter/exporter-test.py
 	@python3 tests/exporter/idle-test.py 300 1
+	@python3 tests/exporter/webconfig-test.py
 	@tests/exporter/systemd-test.sh
 
 # The monitoring mixin (packaging/mixin): promtool on the alert rules and

@@ -133,8 +133,9 @@ static int mapping(struct ctx *c, yaml_node_t *map, const struct key *keys,
 				   c->section, name, names);
 		}
 		if (!keys[i].fn)
-			return bad(c, k, "%s.%s: exporter-toolkit's, but pcieaudit does not support it (docs/monitoring.md, \"Web configuration\")",
-				   c->section, name);
+			return bad(c, k, "%s%s%s: exporter-toolkit's, but pcieaudit does not support it (docs/monitoring.md, \"Web configuration\")",
+				   c->section[0] == 't' && c->section[1] == 'h' ? "" : c->section,
+				   c->section[0] == 't' && c->section[1] == 'h' ? "" : ".", name);
 		err = keys[i].fn(c, v, name);
 	}
 	return err;
