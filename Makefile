@@ -14,7 +14,8 @@ VERSION := $(BASE_VERSION)$(if $(GIT_REV),+g$(GIT_REV))
 # one QEMU TCG boot with lspci and capsh in the guest, python3's oracle);
 # everything else make check runs (DEB_DEPS, a superset).
 CLI_DEPS := build-essential pkg-config libnl-genl-3-dev libnl-3-dev libpci-dev \
-	libjson-c-dev libyaml-dev libmicrohttpd-dev libgraphviz-dev zlib1g-dev
+	libjson-c-dev libyaml-dev libmicrohttpd-dev libgraphviz-dev zlib1g-dev \
+	libcrypt-dev libgnutls28-dev
 UNIT_DEPS := $(CLI_DEPS) libcmocka-dev
 # The demo boots an installed Debian kernel (tests/vm/lib.sh's detect_kver):
 # linux-image-amd64 only where none is (a container, a chroot), since
@@ -28,7 +29,7 @@ DEB_DEPS := $(UNIT_DEPS) $(DEMO_DEPS) linux-image-amd64 linux-source-6.1 sparse 
 	libelf-dev libssl-dev dkms prometheus linux-headers-cloud-amd64 \
 	linux-headers-rt-amd64 debhelper dh-dkms lintian python3-yaml clang \
 	libclang-rt-14-dev dwarves curl valgrind debootstrap python3-jsonschema \
-	chromium python3-pil
+	chromium python3-pil openssl apache2-utils
 
 .PHONY: all module cli deps unit-deps demo-deps check unit vm-test style demo install \
 	module-install dkms-source dkms-install dkms-test deb-test doc-test clean \
@@ -202,11 +203,14 @@ safety-test: deps
 # and malformed HTTP requests; promtool checks every body, sysfs's link
 # attributes are the oracle for the link gauges. Then 300 idle connections
 # from localhost while 4 scrapers each must be answered within 1 s, and the
-# systemd units (systemd-analyze verify and security, socket activation).
+# systemd units (systemd-analyze verify and security, socket activation);
+# --web-config (TLS, client certificates, basic auth, headers, every exit-9
+# refusal) with openssl's certificates, htpasswd's hashes and curl as the oracle.
 .PHONY: exporter-test
 exporter-test: deps cli
 	@python3 tests/exporter/exporter-test.py
 	@python3 tests/exporter/idle-test.py 300 1
+	@python3 tests/exporter/webconfig-test.py
 	@tests/exporter/systemd-test.sh
 
 # The monitoring mixin (packaging/mixin): promtool on the alert rules and

@@ -56,6 +56,7 @@ struct pa_cli_opts {
 	bool rules;
 	const char *expect;		/* check --expect */
 	const char *exit_codes;		/* --exit-codes */
+	const char *web_config;		/* exporter --web-config */
 	/* fleet: its file arguments, in order */
 	const char **files;
 	size_t nfiles;

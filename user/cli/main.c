@@ -164,6 +164,9 @@ static const struct command commands[] = {
 	  "pcieaudit_up is 0.\n\n"
 	  "  --listen ADDR:PORT  numeric IPv4, [IPv6] or localhost (default\n"
 	  "                      " PA_LISTEN_DEFAULT ": loopback only)\n"
+	  "  --web-config FILE   TLS, basic auth and headers in exporter-toolkit's\n"
+	  "                      web configuration format (docs/monitoring.md);\n"
+	  "                      exit 9, before listening, when it cannot be used\n"
 	  "  --interval SECONDS  collect this often (default 10, 0.1 to 86400)\n"
 	  "  --input FILE        serve a snapshot (report --json) instead\n"
 	  "  --sysfs DIR         without the module: sysfs and configuration space\n"
@@ -295,6 +298,7 @@ static const struct {
 	{ "--interval", OPT_LISTEN, offsetof(struct pa_cli_opts, interval) },
 	{ "--expect", OPT_EXPECT, offsetof(struct pa_cli_opts, expect) },
 	{ "--exit-codes", OPT_EXIT, offsetof(struct pa_cli_opts, exit_codes) },
+	{ "--web-config", OPT_LISTEN, offsetof(struct pa_cli_opts, web_config) },
 };
 
 #define NVALUE_OPTIONS (sizeof(value_options) / sizeof(value_options[0]))

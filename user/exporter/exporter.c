@@ -18,8 +18,12 @@
 #include "errors.h"
 #include "exitcodes.h"
 #include "exporter_collect.h"
+#include "fileio.h"
 #include "listen_addr.h"
 #include "mhd_dl.h"
+#include "web_auth.h"
+#include "web_config.h"
+#include "web_tls.h"
 
 /*
  * Enough threads for several Prometheus servers and a curl. One local
@@ -45,6 +49,15 @@ static const char content_type[] = "text/plain; version=0.0.4; charset=utf-8";
 /* libmicrohttpd's calls, opened when the exporter starts. */
 static struct pa_mhd mhd;
 
+/* --web-config: what every request goes through, read once at start. */
+static struct pa_web_config web;
+static struct pa_web_auth web_auth;
+static struct pa_web_tls web_tls;
+static struct pa_gnutls gnutls;
+
+/* The realm of the 401's WWW-Authenticate (libmicrohttpd sends one). */
+#define REALM "pcieaudit"
+
 int pa_exporter_parse_interval(const char *text, double *seconds)
 {
 	char *end;
@@ -69,6 +82,13 @@ static const char landing[] =
 	"<p>PCIe links, AER counters and check's findings for Prometheus.</p>\n"
 	"<p><a href=\"metrics\">Metrics</a></p>\n</body>\n</html>\n";
 
+/* http_server_config.headers, on every response. */
+static void add_headers(struct MHD_Response *r)
+{
+	for (size_t i = 0; i < web.nheaders; i++)
+		mhd.add_response_header(r, web.headers[i].name, web.headers[i].value);
+}
+
 static enum MHD_Result reply_type(struct MHD_Connection *conn,
 				  unsigned int status, const char *text,
 				  const char *type)
@@ -79,10 +99,14 @@ static enum MHD_Result reply_type(struct MHD_Connection *conn,
 
 	if (!r)
 		return MHD_NO;
+	add_headers(r);
 	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	ret = mhd.queue_response(conn, status, r);
+	if (status == MHD_HTTP_UNAUTHORIZED)
+		ret = mhd.queue_basic_auth_fail_response(conn, REALM, r);
+	else
+		ret = mhd.queue_response(conn, status, r);
 	mhd.destroy_response(r);
 	return ret;
 }
@@ -110,10 +134,85 @@ static enum MHD_Result serve_metrics(struct MHD_Connection *conn,
 		free(body);
 		return MHD_NO;
 	}
+	add_headers(r);
 	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
 	ret = mhd.queue_response(conn, MHD_HTTP_OK, r);
 	mhd.destroy_response(r);
 	return ret;
+}
+
+/* The request's basic auth, parsed by libmicrohttpd, against the users. */
+static bool authorized(struct MHD_Connection *conn)
+{
+	char *pass = NULL;
+	char *user = mhd.basic_auth_get_username_password(conn, &pass);
+	bool ok = user && pass && pa_web_auth_check(&web_auth, user, pass);
+
+	if (pass) {
+		explicit_bzero(pass, strlen(pass));
+		mhd.free(pass);
+	}
+	if (user)
+		mhd.free(user);
+	return ok;
+}
+
+/* A new connection: its TLS session gets the client certificate policy
+ * before the handshake starts. */
+static void notify(void *cls, struct MHD_Connection *conn, void **socket_ctx,
+		   enum MHD_ConnectionNotificationCode code)
+{
+	const union MHD_ConnectionInfo *info;
+
+	(void)cls;
+	(void)socket_ctx;
+	if (code != MHD_CONNECTION_NOTIFY_STARTED)
+		return;
+	info = mhd.get_connection_info(conn, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	if (info)
+		pa_web_tls_session(&web_tls, info->tls_session);
+}
+
+/*
+ * --web-config: parsed, and its TLS files loaded by GnuTLS as libmicrohttpd
+ * will load them, before anything listens. An exit code.
+ */
+static int web_setup(const char *path)
+{
+	char why[1024];
+	size_t len;
+	char *text;
+	int rc;
+
+	rc = pa_read_file(path, PA_WEB_PEM_MAX, &text, &len);
+	if (rc) {
+		fprintf(stderr, "%s: cannot read --web-config %s: %s\n", PA_PROG, path,
+			rc == -EFBIG ? "larger than 1 MiB" : strerror(-rc));
+		return rc == -ENOMEM ? PA_EXIT_RUNTIME : PA_EXIT_BAD_INPUT;
+	}
+	rc = pa_web_config_parse(path, text, len, &web, why, sizeof(why));
+	free(text);
+	if (!rc && web.tls) {
+		if (pa_gnutls_open(&gnutls, why, sizeof(why))) {
+			fprintf(stderr, "%s: --web-config's TLS needs GnuTLS (%s): %s\n",
+				PA_PROG, PA_GNUTLS_LIB, why);
+			return PA_EXIT_RUNTIME;
+		}
+		rc = pa_web_tls_load(&web_tls, &web, &gnutls, why, sizeof(why));
+	}
+	if (rc) {
+		fprintf(stderr, "%s: invalid --web-config %s: %s\n", PA_PROG, path, why);
+		return rc == -ENOMEM ? PA_EXIT_RUNTIME : PA_EXIT_BAD_INPUT;
+	}
+	pa_web_auth_init(&web_auth, &web);
+	return PA_EXIT_OK;
+}
+
+static void web_clear(void)
+{
+	pa_web_auth_clear(&web_auth);
+	pa_web_tls_clear(&web_tls);
+	pa_web_config_clear(&web);
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
@@ -137,6 +236,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 		*upload_data_size = 0;
 		return MHD_YES;
 	}
+	/* basic_auth_users: every path and method, as exporter-toolkit. */
+	if (web.nusers && !authorized(conn))
+		return reply(conn, MHD_HTTP_UNAUTHORIZED, "Unauthorized\n");
 	if (!get && !head)
 		return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
 			     "only GET and HEAD\n");
@@ -213,10 +315,12 @@ int pa_exporter_run(struct pa_exporter_opts *o)
 	unsigned int conns = connection_limit();
 	unsigned int per_ip = conns < PER_IP_CONNECTIONS ? conns : PER_IP_CONNECTIONS;
 	int listen_fd = pa_exporter_listen_fd();
+	struct MHD_OptionItem opts[16];
+	size_t nopts = 0;
 	sigset_t sigs, old;
 	socklen_t slen;
 	char why[256];
-	int sig, err;
+	int sig, err, rc;
 
 	if (listen_fd == -2) {
 		fprintf(stderr, "%s: LISTEN_FDS names no stream socket at fd %d (socket activation: the .socket unit must have ListenStream=)\n",
@@ -236,9 +340,24 @@ int pa_exporter_run(struct pa_exporter_opts *o)
 			PA_EXPORTER_INTERVAL_MAX_S, PA_PROG);
 		return PA_EXIT_USAGE;
 	}
+	pa_web_config_clear(&web);
+	if (o->web_config) {
+		rc = web_setup(o->web_config);
+		if (rc) {
+			web_clear();
+			return rc;
+		}
+	}
 	if (pa_mhd_open(&mhd, why, sizeof(why))) {
 		fprintf(stderr, "%s: the exporter needs libmicrohttpd (%s, Debian's libmicrohttpd12): %s\n",
 			PA_PROG, PA_MHD_LIB, why);
+		web_clear();
+		return PA_EXIT_RUNTIME;
+	}
+	if (web.tls && mhd.is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+		fprintf(stderr, "%s: --web-config asks for TLS, which this libmicrohttpd was built without\n",
+			PA_PROG);
+		web_clear();
 		return PA_EXIT_RUNTIME;
 	}
 	if (listen_fd < 0 && ss.ss_family == AF_INET6)
@@ -251,30 +370,38 @@ int pa_exporter_run(struct pa_exporter_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	err = pa_collector_start(&c, o);
 	if (err) {
+		web_clear();
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		fprintf(stderr, "%s: cannot start collecting: %s\n", PA_PROG,
 			strerror(-err));
 		return PA_EXIT_RUNTIME;
 	}
+#define OPT(o, v, p) (opts[nopts++] = (struct MHD_OptionItem){ (o), (intptr_t)(v), (p) })
 	/* With a socket from systemd, --listen is the unit's business. */
 	if (listen_fd >= 0)
-		d = mhd.start_daemon(flags, 0, NULL, NULL, handle, c,
-				     MHD_OPTION_LISTEN_SOCKET, listen_fd,
-				     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)THREADS,
-				     MHD_OPTION_CONNECTION_LIMIT, conns,
-				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip,
-				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)TIMEOUT_S,
-				     MHD_OPTION_END);
+		OPT(MHD_OPTION_LISTEN_SOCKET, listen_fd, NULL);
 	else
-		d = mhd.start_daemon(flags, 0, NULL, NULL, handle, c,
-				     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-				     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)THREADS,
-				     MHD_OPTION_CONNECTION_LIMIT, conns,
-				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip,
-				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)TIMEOUT_S,
-				     MHD_OPTION_END);
+		OPT(MHD_OPTION_SOCK_ADDR, 0, &ss);
+	OPT(MHD_OPTION_THREAD_POOL_SIZE, THREADS, NULL);
+	OPT(MHD_OPTION_CONNECTION_LIMIT, conns, NULL);
+	OPT(MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, NULL);
+	OPT(MHD_OPTION_CONNECTION_TIMEOUT, TIMEOUT_S, NULL);
+	if (web.tls) {
+		flags |= MHD_USE_TLS;
+		OPT(MHD_OPTION_HTTPS_MEM_CERT, 0, web_tls.cert);
+		OPT(MHD_OPTION_HTTPS_MEM_KEY, 0, web_tls.key);
+		OPT(MHD_OPTION_HTTPS_PRIORITIES, 0, web_tls.priorities);
+		if (web_tls.ca)
+			OPT(MHD_OPTION_HTTPS_MEM_TRUST, 0, web_tls.ca);
+		OPT(MHD_OPTION_NOTIFY_CONNECTION, (void *)notify, NULL);
+	}
+	OPT(MHD_OPTION_END, 0, NULL);
+#undef OPT
+	d = mhd.start_daemon(flags, 0, NULL, NULL, handle, c,
+			     MHD_OPTION_ARRAY, opts, MHD_OPTION_END);
 	if (!d) {
 		pa_collector_stop(c);
+		web_clear();
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		fprintf(stderr, "%s: cannot listen on %s: %s\n", PA_PROG, listen,
 			strerror(errno ? errno : EADDRINUSE));
@@ -284,12 +411,13 @@ int pa_exporter_run(struct pa_exporter_opts *o)
 		fprintf(stderr, "%s: exporter serving /metrics on the socket systemd passed (collecting every %g s)\n",
 			PA_PROG, o->interval_s);
 	else
-		fprintf(stderr, "%s: exporter listening on http://%s/metrics (collecting every %g s)\n",
-			PA_PROG, listen, o->interval_s);
+		fprintf(stderr, "%s: exporter listening on %s://%s/metrics (collecting every %g s)\n",
+			PA_PROG, web.tls ? "https" : "http", listen, o->interval_s);
 	while (sigwait(&sigs, &sig))
 		;
 	mhd.stop_daemon(d);
 	pa_collector_stop(c);
+	web_clear();
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	fprintf(stderr, "%s: exporter stopped (%s)\n", PA_PROG,
 		sig == SIGINT ? "SIGINT" : "SIGTERM");

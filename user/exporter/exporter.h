@@ -21,6 +21,8 @@ struct pa_exporter_opts {
 	double interval_s;	/* parsed by pa_exporter_run() */
 	/* --expect, read by the caller; NULL: no expect profile. */
 	const struct pa_expect *expect;
+	/* --web-config FILE (web_config.h); NULL: plain HTTP, no auth. */
+	const char *web_config;
 };
 
 #define PA_EXPORTER_INTERVAL_DEFAULT_S	10.0
@@ -39,8 +41,10 @@ int pa_exporter_listen_fd(void);
 
 /*
  * Serves until SIGINT or SIGTERM. Returns an exit code: PA_EXIT_OK after a
- * signal, PA_EXIT_USAGE for a bad --listen or --interval, PA_EXIT_RUNTIME
- * when the address cannot be bound or the collector cannot start.
+ * signal, PA_EXIT_USAGE for a bad --listen or --interval, PA_EXIT_BAD_INPUT
+ * for a --web-config that cannot be read or used (before listening),
+ * PA_EXIT_RUNTIME when the address cannot be bound or the collector cannot
+ * start.
  */
 int pa_exporter_run(struct pa_exporter_opts *o);
 

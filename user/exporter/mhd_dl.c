@@ -1,9 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Thin: the library's symbols, looked up once. */
+/* Thin: the libraries' symbols, looked up once. */
 #include "mhd_dl.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
+
+/* Looks names up in lib into out[], in order: 0 or -1 with why. */
+static int lookup(const char *lib, const char *const *names, size_t n,
+		  void **out, char *why, size_t whylen)
+{
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		snprintf(why, whylen, "%s", dlerror());
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!(out[i] = dlsym(h, names[i]))) {
+			snprintf(why, whylen, "%s", dlerror());
+			return -1;
+		}
+	return 0;
+}
 
 int pa_mhd_open(struct pa_mhd *m, char *why, size_t whylen)
 {
@@ -11,25 +29,42 @@ int pa_mhd_open(struct pa_mhd *m, char *why, size_t whylen)
 		"MHD_start_daemon", "MHD_stop_daemon",
 		"MHD_create_response_from_buffer", "MHD_add_response_header",
 		"MHD_queue_response", "MHD_destroy_response",
+		"MHD_get_connection_info", "MHD_basic_auth_get_username_password",
+		"MHD_queue_basic_auth_fail_response", "MHD_free",
+		"MHD_is_feature_supported",
 	};
 	void *sym[sizeof(names) / sizeof(names[0])];
-	void *lib = dlopen(PA_MHD_LIB, RTLD_NOW | RTLD_LOCAL);
 
-	for (size_t i = 0; lib && i < sizeof(names) / sizeof(names[0]); i++)
-		if (!(sym[i] = dlsym(lib, names[i]))) {
-			snprintf(why, whylen, "%s", dlerror());
-			return -1;
-		}
-	if (!lib) {
-		snprintf(why, whylen, "%s", dlerror());
+	_Static_assert(sizeof(names) / sizeof(names[0]) == sizeof(*m) / sizeof(void *),
+		       "a name for every call");
+	if (lookup(PA_MHD_LIB, names, sizeof(names) / sizeof(names[0]), sym, why, whylen))
 		return -1;
-	}
-	/* POSIX makes a void * from dlsym() convertible to a function's. */
-	*(void **)&m->start_daemon = sym[0];
-	*(void **)&m->stop_daemon = sym[1];
-	*(void **)&m->create_response_from_buffer = sym[2];
-	*(void **)&m->add_response_header = sym[3];
-	*(void **)&m->queue_response = sym[4];
-	*(void **)&m->destroy_response = sym[5];
+	/* POSIX makes a void * from dlsym() convertible to a function's;
+	 * the struct is the calls in the names' order. */
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		((void **)m)[i] = sym[i];
+	return 0;
+}
+
+int pa_gnutls_open(struct pa_gnutls *g, char *why, size_t whylen)
+{
+	static const char *const names[] = {
+		"gnutls_certificate_allocate_credentials",
+		"gnutls_certificate_free_credentials",
+		"gnutls_certificate_set_x509_key_mem2",
+		"gnutls_certificate_set_x509_trust_mem",
+		"gnutls_priority_init", "gnutls_priority_deinit", "gnutls_strerror",
+		"gnutls_certificate_server_set_request",
+		"gnutls_session_set_verify_function",
+		"gnutls_certificate_verify_peers2", "gnutls_certificate_get_peers",
+	};
+	void *sym[sizeof(names) / sizeof(names[0])];
+
+	_Static_assert(sizeof(names) / sizeof(names[0]) == sizeof(*g) / sizeof(void *),
+		       "a name for every call");
+	if (lookup(PA_GNUTLS_LIB, names, sizeof(names) / sizeof(names[0]), sym, why, whylen))
+		return -1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		((void **)g)[i] = sym[i];
 	return 0;
 }

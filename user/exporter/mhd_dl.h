@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <microhttpd.h>
+#include <gnutls/gnutls.h>
 
 /* The soname Debian 12, Ubuntu and Fedora ship (libmicrohttpd12). */
 #ifndef PA_MHD_LIB
@@ -22,10 +23,38 @@ struct pa_mhd {
 	__typeof__(&MHD_add_response_header) add_response_header;
 	__typeof__(&MHD_queue_response) queue_response;
 	__typeof__(&MHD_destroy_response) destroy_response;
+	__typeof__(&MHD_get_connection_info) get_connection_info;
+	__typeof__(&MHD_basic_auth_get_username_password) basic_auth_get_username_password;
+	__typeof__(&MHD_queue_basic_auth_fail_response) queue_basic_auth_fail_response;
+	__typeof__(&MHD_free) free;
+	__typeof__(&MHD_is_feature_supported) is_feature_supported;
 };
 
 /* Fills m; -1 with why (dlerror's words) when the library or a symbol is
  * missing. The library stays loaded until the process ends. */
 int pa_mhd_open(struct pa_mhd *m, char *why, size_t whylen);
+
+/* GnuTLS, which libmicrohttpd links: the web configuration's certificate,
+ * key and client CAs checked at start, client certificates verified. */
+#ifndef PA_GNUTLS_LIB
+#define PA_GNUTLS_LIB "libgnutls.so.30"
+#endif
+
+struct pa_gnutls {
+	__typeof__(&gnutls_certificate_allocate_credentials) certificate_allocate_credentials;
+	__typeof__(&gnutls_certificate_free_credentials) certificate_free_credentials;
+	__typeof__(&gnutls_certificate_set_x509_key_mem2) certificate_set_x509_key_mem2;
+	__typeof__(&gnutls_certificate_set_x509_trust_mem) certificate_set_x509_trust_mem;
+	__typeof__(&gnutls_priority_init) priority_init;
+	__typeof__(&gnutls_priority_deinit) priority_deinit;
+	__typeof__(&gnutls_strerror) strerror;
+	__typeof__(&gnutls_certificate_server_set_request) certificate_server_set_request;
+	__typeof__(&gnutls_session_set_verify_function) session_set_verify_function;
+	__typeof__(&gnutls_certificate_verify_peers2) certificate_verify_peers2;
+	__typeof__(&gnutls_certificate_get_peers) certificate_get_peers;
+};
+
+/* Fills g as pa_mhd_open() fills m. */
+int pa_gnutls_open(struct pa_gnutls *g, char *why, size_t whylen);
 
 #endif /* PA_MHD_DL_H */

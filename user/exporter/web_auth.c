@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "web_auth.h"
+
+#include <crypt.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pa_web_auth_init(struct pa_web_auth *a, const struct pa_web_config *w)
+{
+	*a = (struct pa_web_auth){ .w = w };
+	pthread_mutex_init(&a->lock, NULL);
+}
+
+void pa_web_auth_clear(struct pa_web_auth *a)
+{
+	for (size_t i = 0; i < PA_WEB_AUTH_CACHE; i++)
+		free(a->cache[i].pass);
+	pthread_mutex_destroy(&a->lock);
+	*a = (struct pa_web_auth){ 0 };
+}
+
+bool pa_web_equal(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	volatile unsigned char d = la != lb;
+
+	for (size_t i = 0; i < la && i < lb; i++)
+		d |= (unsigned char)(a[i] ^ b[i]);
+	return !d;
+}
+
+/* libcrypt's bcrypt of pass with hash as the setting, compared with hash. */
+static bool bcrypt_matches(const char *pass, const char *hash)
+{
+	struct crypt_data *data = calloc(1, sizeof(*data));
+	const char *out;
+	bool ok;
+
+	if (!data)
+		return false;
+	out = crypt_rn(pass, hash, data, sizeof(*data));
+	ok = out && pa_web_equal(out, hash);
+	explicit_bzero(data, sizeof(*data));
+	free(data);
+	return ok;
+}
+
+bool pa_web_auth_check(struct pa_web_auth *a, const char *user, const char *pass)
+{
+	const struct pa_web_config *w = a->w;
+	size_t u;
+	bool ok, cached = false;
+
+	if (!w->nusers)
+		return false;
+	for (u = 0; u < w->nusers && strcmp(w->users[u].name, user); u++)
+		;
+	pthread_mutex_lock(&a->lock);
+	for (size_t i = 0; u < w->nusers && i < PA_WEB_AUTH_CACHE; i++)
+		if (a->cache[i].pass && a->cache[i].user == u &&
+		    pa_web_equal(a->cache[i].pass, pass))
+			cached = true;
+	if (cached) {
+		pthread_mutex_unlock(&a->lock);
+		return true;
+	}
+	/* An unknown user costs the first user's bcrypt: no user names
+	 * guessed by timing. */
+	ok = bcrypt_matches(pass, w->users[u < w->nusers ? u : 0].value) &&
+	     u < w->nusers;
+	if (ok) {
+		char *copy = strdup(pass);
+
+		if (copy) {
+			free(a->cache[a->next].pass);
+			a->cache[a->next].pass = copy;
+			a->cache[a->next].user = u;
+			a->next = (a->next + 1) % PA_WEB_AUTH_CACHE;
+		}
+	}
+	pthread_mutex_unlock(&a->lock);
+	return ok;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * basic_auth_users: a user and password checked against the bcrypt hashes
+ * of the web configuration, by libcrypt (crypt_rn). As exporter-toolkit:
+ * an unknown user costs a bcrypt too, one bcrypt runs at a time, and a
+ * pair that passed is remembered so that a scrape costs no bcrypt.
+ */
+#ifndef PA_WEB_AUTH_H
+#define PA_WEB_AUTH_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "web_config.h"
+
+#define PA_WEB_AUTH_CACHE 16
+
+struct pa_web_auth {
+	const struct pa_web_config *w;	/* not owned */
+	pthread_mutex_t lock;
+	struct {
+		size_t user;		/* index in w->users */
+		char *pass;		/* NULL: empty slot */
+	} cache[PA_WEB_AUTH_CACHE];
+	size_t next;			/* the slot replaced next */
+};
+
+void pa_web_auth_init(struct pa_web_auth *a, const struct pa_web_config *w);
+void pa_web_auth_clear(struct pa_web_auth *a);
+
+/* Whether user and pass are one of w's users and its password. */
+bool pa_web_auth_check(struct pa_web_auth *a, const char *user, const char *pass);
+
+/* Equal strings, in time that depends on their lengths alone. */
+bool pa_web_equal(const char *a, const char *b);
+
+#endif /* PA_WEB_AUTH_H */
