@@ -26,7 +26,6 @@ import sampler_stats  # noqa: E402
 NAMES = {
     "report": "pcieaudit-cli report --json",
     "lspci": "lspci -vvv",
-    "lspcix": "lspci -vvvxxxx",
     "scrape": "scrape (compiled sysfs scraper)",
     "clisysfs": "pcieaudit-cli report --json --sysfs /sys",
     "topo": "pcieaudit-cli topo (64 endpoints, 4032 pairs)",

@@ -109,7 +109,6 @@ run() {
 	case $1 in
 	report) benchrun "$O/$1" $CLI report --json ;;
 	lspci) benchrun "$O/$1" lspci -vvv ;;
-	lspcix) benchrun "$O/$1" lspci -vvvxxxx ;;
 	scrape) benchrun "$O/$1" scrape ;;
 	clisysfs) benchrun "$O/$1" $CLI report --json --sysfs /sys ;;
 	topo) benchrun "$O/$1" $CLI topo $SEL ;;
@@ -196,7 +195,6 @@ if [ "$PROFILE" = 1 ]; then
 		case $v in
 		report) set -- $CLI report --json ;;
 		lspci) set -- lspci -vvv ;;
-		lspcix) set -- lspci -vvvxxxx ;;
 		scrape) set -- scrape ;;
 		clisysfs) set -- $CLI report --json --sysfs /sys ;;
 		topo) set -- $CLI topo $SEL ;;

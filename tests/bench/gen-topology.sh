@@ -14,20 +14,6 @@
 # Tiles go round-robin to BENCH_NODES pxb-pcie host bridges, one per NUMA
 # node; bus ranges are BENCH_BUS_STRIDE apart (9 buses per tile).
 #
-# BENCH_SRIOV=0 builds the same 64 functions without SR-IOV (the tile of
-# topo-1024-mf.sh): the root port's switch has 6 downstream ports, d0 the
-# nested switch as above, d1-d4 an 8-function virtio-rng endpoint each, d5
-# an NVMe PF (no VFs) as function 0 of a slot whose functions 1-4 are
-# virtio-rng: 11 bridges + 48 + 5 = 64, 11 buses a tile. SeaBIOS sizes no
-# SR-IOV BAR, so with VFs the kernel assigns them itself and reallocates
-# every bridge window above them (pci=realloc): the bulk of topo-1024's boot
-# (docs/performance.md). Without VFs the firmware's assignment stands. Its
-# ports have no hot-plug slot (hotplug=off, as most GPU servers' switch
-# ports): no pciehp probe each, and no hot-plug window the kernel would
-# reserve beyond the firmware's. RCU stall reports are suppressed: under
-# TCG on a loaded host they are the emulator's slowness, and printing them
-# slows the boot further.
-#
 # Budgets watched: bus numbers (one segment, 256 buses shared by pcie.0 and
 # every pxb), I/O space (no endpoint has an I/O BAR: virtio is modern-only
 # on a PCIe port, and root ports reserve none), 32-bit MMIO (virtio with
@@ -38,16 +24,10 @@
 : "${BENCH_TILES:?}"
 BENCH_NODES=${BENCH_NODES:-4}
 BENCH_VFS=${BENCH_VFS:-22}
-BENCH_SRIOV=${BENCH_SRIOV:-1}
 BENCH_BUS_STRIDE=${BENCH_BUS_STRIDE:-48}
 [[ $BENCH_NODES -le $BENCH_TILES ]] || BENCH_NODES=$BENCH_TILES
 
 TOPO_CMDLINE="intel_iommu=on ${BENCH_CMDLINE:-}"
-hp=
-if [[ $BENCH_SRIOV != 1 ]]; then
-	hp=,hotplug=off
-	TOPO_CMDLINE+=" rcupdate.rcu_cpu_stall_suppress=1"
-fi
 TOPO_MEM=1024
 # topo-1024 needs about 20 minutes under load (firmware, ~10 min of kernel
 # PCI setup, the rounds), and QEMU is slow to exit afterwards.
@@ -78,34 +58,24 @@ ep8() {
 for ((t = 0; t < BENCH_TILES; t++)); do
 	n=$((t % BENCH_NODES))
 	slot=$((t / BENCH_NODES))
-	ndn=4
-	[[ $BENCH_SRIOV == 1 ]] || ndn=6
 	TOPO_ARGS+=(
-		-device "pcie-root-port,id=rp$t,bus=pxb$n,addr=0x$((slot)).0,chassis=$((t + 1)),port=$((t + 1)),io-reserve=0$hp"
+		-device "pcie-root-port,id=rp$t,bus=pxb$n,addr=0x$((slot)).0,chassis=$((t + 1)),port=$((t + 1)),io-reserve=0"
 		-device "x3130-upstream,id=up$t,bus=rp$t"
 	)
-	for ((d = 0; d < ndn; d++)); do
-		TOPO_ARGS+=(-device "xio3130-downstream,id=dn$t.$d,bus=up$t,chassis=$((100 + t * 8 + d)),slot=$d$hp")
+	for d in 0 1 2 3; do
+		TOPO_ARGS+=(-device "xio3130-downstream,id=dn$t.$d,bus=up$t,chassis=$((100 + t * 8 + d)),slot=$d")
 	done
 	TOPO_ARGS+=(-device "x3130-upstream,id=nup$t,bus=dn$t.0")
 	for d in 0 1; do
-		TOPO_ARGS+=(-device "xio3130-downstream,id=ndn$t.$d,bus=nup$t,chassis=$((100 + t * 8 + ndn + d)),slot=$d$hp")
+		TOPO_ARGS+=(-device "xio3130-downstream,id=ndn$t.$d,bus=nup$t,chassis=$((100 + t * 8 + 4 + d)),slot=$d")
 		ep8 "ndn$t.$d"
 	done
-	if [[ $BENCH_SRIOV == 1 ]]; then
-		ep8 "dn$t.1"
-		ep8 "dn$t.2"
-		TOPO_ARGS+=(
-			-device "nvme-subsys,id=nvs$t"
-			-device "nvme,bus=dn$t.3,serial=bench$t,subsys=nvs$t,sriov_max_vfs=$BENCH_VFS,sriov_vq_flexible=$((BENCH_VFS * 2)),sriov_vi_flexible=$BENCH_VFS,max_ioqpairs=$((BENCH_VFS * 2 + 2)),msix_qsize=$((BENCH_VFS + 2))"
-		)
-	else
-		for d in 1 2 3 4; do ep8 "dn$t.$d"; done
-		TOPO_ARGS+=(-device "nvme,bus=dn$t.5,addr=0x0.0,multifunction=on,serial=bench$t")
-		for f in 1 2 3 4; do
-			TOPO_ARGS+=(-device "virtio-rng-pci,bus=dn$t.5,addr=0x0.$f,disable-legacy=on,vectors=0")
-		done
-	fi
+	ep8 "dn$t.1"
+	ep8 "dn$t.2"
+	TOPO_ARGS+=(
+		-device "nvme-subsys,id=nvs$t"
+		-device "nvme,bus=dn$t.3,serial=bench$t,subsys=nvs$t,sriov_max_vfs=$BENCH_VFS,sriov_vq_flexible=$((BENCH_VFS * 2)),sriov_vi_flexible=$BENCH_VFS,max_ioqpairs=$((BENCH_VFS * 2 + 2)),msix_qsize=$((BENCH_VFS + 2))"
+	)
 done
 TOPO_DESC="bench: $BENCH_TILES tile(s) of 64 functions on $BENCH_NODES pxb-pcie/NUMA node(s), VT-d"
 TOPO_INIT=$(dirname "${BASH_SOURCE[0]}")/bench-init.sh
