@@ -9,6 +9,7 @@ void pa_web_auth_init(struct pa_web_auth *a, const struct pa_web_config *w)
 {
 	*a = (struct pa_web_auth){ .w = w };
 	pthread_mutex_init(&a->lock, NULL);
+	pthread_mutex_init(&a->bcrypt_lock, NULL);
 }
 
 void pa_web_auth_clear(struct pa_web_auth *a)
@@ -16,6 +17,7 @@ void pa_web_auth_clear(struct pa_web_auth *a)
 	for (size_t i = 0; i < PA_WEB_AUTH_CACHE; i++)
 		free(a->cache[i].pass);
 	pthread_mutex_destroy(&a->lock);
+	pthread_mutex_destroy(&a->bcrypt_lock);
 	*a = (struct pa_web_auth){ 0 };
 }
 
@@ -60,24 +62,30 @@ bool pa_web_auth_check(struct pa_web_auth *a, const char *user, const char *pass
 		if (a->cache[i].pass && a->cache[i].user == u &&
 		    pa_web_equal(a->cache[i].pass, pass))
 			cached = true;
-	if (cached) {
-		pthread_mutex_unlock(&a->lock);
+	pthread_mutex_unlock(&a->lock);
+	if (cached)
 		return true;
-	}
-	/* An unknown user costs the first user's bcrypt: no user names
-	 * guessed by timing. */
+	/*
+	 * An unknown user costs the first user's bcrypt: no user names
+	 * guessed by timing. The cache's lock is not held here, so a flood
+	 * of wrong passwords queues on bcrypt_lock alone and a scrape whose
+	 * pair is cached is never kept waiting behind it.
+	 */
+	pthread_mutex_lock(&a->bcrypt_lock);
 	ok = bcrypt_matches(pass, w->users[u < w->nusers ? u : 0].value) &&
 	     u < w->nusers;
+	pthread_mutex_unlock(&a->bcrypt_lock);
 	if (ok) {
 		char *copy = strdup(pass);
 
+		pthread_mutex_lock(&a->lock);
 		if (copy) {
 			free(a->cache[a->next].pass);
 			a->cache[a->next].pass = copy;
 			a->cache[a->next].user = u;
 			a->next = (a->next + 1) % PA_WEB_AUTH_CACHE;
 		}
+		pthread_mutex_unlock(&a->lock);
 	}
-	pthread_mutex_unlock(&a->lock);
 	return ok;
 }

@@ -18,7 +18,8 @@
 
 struct pa_web_auth {
 	const struct pa_web_config *w;	/* not owned */
-	pthread_mutex_t lock;
+	pthread_mutex_t lock;		/* the cache: never held across a bcrypt */
+	pthread_mutex_t bcrypt_lock;	/* one bcrypt at a time */
 	struct {
 		size_t user;		/* index in w->users */
 		char *pass;		/* NULL: empty slot */
