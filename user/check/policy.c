@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,58 +12,21 @@
 #include "abi_names.h"
 #include "bdf.h"
 #include "topo.h"
+#include "yaml_doc.h"
 
 struct ctx {
-	const char *name;
-	char *err;
-	size_t errlen;
-	yaml_document_t *doc;
+	struct pa_yaml y;
 	struct pa_policy *p;
 	struct pa_inventory *inv;
 	const char *what;	/* "policy", "inventory" */
 };
 
-__attribute__((format(printf, 3, 4)))
-static int bad(struct ctx *c, const yaml_node_t *at, const char *fmt, ...)
-{
-	size_t n;
-	va_list ap;
-
-	/* libyaml counts from 0; editors from 1. */
-	n = (size_t)snprintf(c->err, c->errlen, "%s:%zu:%zu: ", c->name,
-			     at->start_mark.line + 1, at->start_mark.column + 1);
-	if (n < c->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(c->err + n, c->errlen - n, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
-static const char *kind_name(const yaml_node_t *n)
-{
-	switch (n->type) {
-	case YAML_SCALAR_NODE:
-		return "a scalar";
-	case YAML_SEQUENCE_NODE:
-		return "a list";
-	case YAML_MAPPING_NODE:
-		return "a mapping";
-	default:
-		return "nothing";
-	}
-}
-
 static int expect(struct ctx *c, const yaml_node_t *n, yaml_node_type_t type,
 		  const char *what)
 {
 	return n->type == type ? 0 :
-	       bad(c, n, "expected %s, found %s", what, kind_name(n));
-}
-
-static const char *text(const yaml_node_t *n)
-{
-	return (const char *)n->data.scalar.value;
+	       pa_yaml_bad(&c->y, n, "expected %s, found %s", what,
+			   pa_yaml_kind(n));
 }
 
 /* A scalar, checked for a NUL byte inside (libyaml counts its length). */
@@ -75,9 +37,9 @@ static int scalar(struct ctx *c, const yaml_node_t *n, const char *what,
 
 	if (err)
 		return err;
-	*out = text(n);
-	if (strlen(*out) != n->data.scalar.length)
-		return bad(c, n, "%s contains a NUL byte", what);
+	*out = pa_yaml_text(n);
+	if (pa_yaml_has_nul(n))
+		return pa_yaml_bad(&c->y, n, "%s contains a NUL byte", what);
 	return 0;
 }
 
@@ -111,24 +73,17 @@ static int mapping(struct ctx *c, yaml_node_t *map, const char *what,
 
 	for (pair = map->data.mapping.pairs.start;
 	     !err && pair < map->data.mapping.pairs.top; pair++) {
-		yaml_node_t *k = yaml_document_get_node(c->doc, pair->key);
-		yaml_node_t *v = yaml_document_get_node(c->doc, pair->value);
+		yaml_node_t *k = yaml_document_get_node(c->y.doc, pair->key);
+		yaml_node_t *v = yaml_document_get_node(c->y.doc, pair->value);
 		const char *name;
 		size_t i;
 
-		err = scalar(c, k, "a key", &name);
-		for (yaml_node_pair_t *q = map->data.mapping.pairs.start;
-		     !err && q < pair; q++) {
-			yaml_node_t *prev = yaml_document_get_node(c->doc, q->key);
-
-			if (prev->type == YAML_SCALAR_NODE && !strcmp(text(prev), name))
-				err = bad(c, k, "duplicate key '%s'", name);
-		}
+		err = pa_yaml_key(&c->y, map, pair, "", &name);
 		for (i = 0; !err && i < nkeys && strcmp(keys[i].name, name); i++)
 			;
 		if (!err && i == nkeys) {
 			key_list(names, sizeof(names), keys, nkeys);
-			err = bad(c, k, "unknown key '%s' in %s (expected %s)",
+			err = pa_yaml_bad(&c->y, k, "unknown key '%s' in %s (expected %s)",
 				  name, what, names);
 		}
 		if (!err)
@@ -170,7 +125,7 @@ static int match_class(struct ctx *c, yaml_node_t *n, void *arg)
 			return 0;
 		}
 	if (!err && (!hex(s, 6, &m->class_value, &digits) || digits % 2))
-		err = bad(c, n, "bad class '%s' (expected gpu, accelerator, nic, nvme, or a class code 0xBB, 0xBBSS or 0xBBSSPP)",
+		err = pa_yaml_bad(&c->y, n, "bad class '%s' (expected gpu, accelerator, nic, nvme, or a class code 0xBB, 0xBBSS or 0xBBSSPP)",
 			  s);
 	if (err)
 		return err;
@@ -189,7 +144,7 @@ static int id16(struct ctx *c, yaml_node_t *n, const char *what, uint16_t *out)
 	int err = scalar(c, n, what, &s);
 
 	if (!err && !hex(s, 4, &v, &digits))
-		err = bad(c, n, "bad %s '%s' (expected a hex id such as 0x10de)",
+		err = pa_yaml_bad(&c->y, n, "bad %s '%s' (expected a hex id such as 0x10de)",
 			  what, s);
 	if (!err)
 		*out = (uint16_t)v;
@@ -219,7 +174,7 @@ static int match_bdf(struct ctx *c, yaml_node_t *n, void *arg)
 	int err = scalar(c, n, "a PCI address", &s);
 
 	if (!err && pa_bdf_parse(s, &m->bdf))
-		err = bad(c, n, "bad PCI address '%s' (expected DDDD:BB:DD.F or BB:DD.F)",
+		err = pa_yaml_bad(&c->y, n, "bad PCI address '%s' (expected DDDD:BB:DD.F or BB:DD.F)",
 			  s);
 	m->has_bdf = !err;
 	return err;
@@ -232,7 +187,7 @@ static int match_driver(struct ctx *c, yaml_node_t *n, void *arg)
 	int err = scalar(c, n, "a driver name", &s);
 
 	if (!err && !*s)
-		err = bad(c, n, "empty driver name");
+		err = pa_yaml_bad(&c->y, n, "empty driver name");
 	if (!err) {
 		free(m->driver);
 		m->driver = strdup(s);
@@ -255,14 +210,14 @@ static int matches(struct ctx *c, yaml_node_t *list, struct pa_match **out,
 
 	for (item = list->data.sequence.items.start;
 	     !err && item < list->data.sequence.items.top; item++) {
-		yaml_node_t *node = yaml_document_get_node(c->doc, *item);
+		yaml_node_t *node = yaml_document_get_node(c->y.doc, *item);
 		struct pa_match m = { .kind = -1 }, *v;
 
 		err = mapping(c, node, "a device selector", match_keys,
 			      sizeof(match_keys) / sizeof(match_keys[0]), &m);
 		if (!err && node->data.mapping.pairs.start ==
 			    node->data.mapping.pairs.top)
-			err = bad(c, node, "empty device selector");
+			err = pa_yaml_bad(&c->y, node, "empty device selector");
 		v = err ? NULL : realloc(*out, (*n + 1) * sizeof(*v));
 		if (!err && !v)
 			err = -ENOMEM;
@@ -299,7 +254,7 @@ static int one_profile(struct ctx *c, yaml_node_t *n, bool *profiles)
 		return err;
 	p = pa_profile_lookup(s);
 	if (p < 0)
-		return bad(c, n, "unknown profile '%s' (expected gpudirect, vfio, baseline or expect)",
+		return pa_yaml_bad(&c->y, n, "unknown profile '%s' (expected gpudirect, vfio, baseline or expect)",
 			   s);
 	profiles[p] = true;
 	return 0;
@@ -319,7 +274,7 @@ static int top_profiles(struct ctx *c, yaml_node_t *n, void *arg)
 		err = expect(c, n, YAML_SEQUENCE_NODE, "a list of profiles");
 		for (item = n->data.sequence.items.start;
 		     !err && item < n->data.sequence.items.top; item++)
-			err = one_profile(c, yaml_document_get_node(c->doc, *item),
+			err = one_profile(c, yaml_document_get_node(c->y.doc, *item),
 					  profiles);
 	}
 	if (!err)
@@ -346,7 +301,7 @@ static int rule_state(struct ctx *c, yaml_node_t *n, const char *id, int *state)
 		}
 	}
 	if (!err && !(*state = (int)pa_severity_lookup(s)))
-		err = bad(c, n, "bad severity '%s' for rule %s (expected fail, warn, info, on or off)",
+		err = pa_yaml_bad(&c->y, n, "bad severity '%s' for rule %s (expected fail, warn, info, on or off)",
 			  s, id);
 	return err;
 }
@@ -359,7 +314,7 @@ static int top_rules(struct ctx *c, yaml_node_t *map, void *arg)
 	(void)arg;
 	for (pair = map->data.mapping.pairs.start;
 	     !err && pair < map->data.mapping.pairs.top; pair++) {
-		yaml_node_t *k = yaml_document_get_node(c->doc, pair->key);
+		yaml_node_t *k = yaml_document_get_node(c->y.doc, pair->key);
 		const char *id;
 		int r;
 
@@ -368,10 +323,10 @@ static int top_rules(struct ctx *c, yaml_node_t *map, void *arg)
 			break;
 		r = pa_rule_lookup(id);
 		if (r < 0)
-			err = bad(c, k, "unknown rule '%s' (pcieaudit-cli check --rules lists them)",
+			err = pa_yaml_bad(&c->y, k, "unknown rule '%s' (pcieaudit-cli check --rules lists them)",
 				  id);
 		else
-			err = rule_state(c, yaml_document_get_node(c->doc, pair->value),
+			err = rule_state(c, yaml_document_get_node(c->y.doc, pair->value),
 					 id, &c->p->rules[r]);
 	}
 	return err;
@@ -389,7 +344,7 @@ static int trap_ratio(struct ctx *c, yaml_node_t *n, void *arg)
 		return err;
 	v = strtod(s, &end);
 	if (end == s || *end || !isfinite(v) || v <= 0 || v > 1)
-		return bad(c, n, "bad bandwidth_trap_ratio '%s' (expected a number above 0 and at most 1)",
+		return pa_yaml_bad(&c->y, n, "bad bandwidth_trap_ratio '%s' (expected a number above 0 and at most 1)",
 			   s);
 	c->p->trap_ratio = v;
 	return 0;
@@ -411,7 +366,7 @@ static int top_pairs(struct ctx *c, yaml_node_t *n, void *arg)
 
 	(void)arg;
 	if (!err && strcmp(s, "nearest") && strcmp(s, "all"))
-		err = bad(c, n, "bad gpudirect_pairs '%s' (expected nearest or all)", s);
+		err = pa_yaml_bad(&c->y, n, "bad gpudirect_pairs '%s' (expected nearest or all)", s);
 	if (!err)
 		c->p->all_pairs = !strcmp(s, "all");
 	return err;
@@ -424,7 +379,7 @@ static int top_version(struct ctx *c, yaml_node_t *n, void *arg)
 	bool *seen = arg;
 
 	if (!err && strcmp(s, "1"))
-		err = bad(c, n, "unsupported version '%s' (this pcieaudit-cli reads version 1)",
+		err = pa_yaml_bad(&c->y, n, "unsupported version '%s' (this pcieaudit-cli reads version 1)",
 			  s);
 	*seen = !err;
 	return err;
@@ -447,35 +402,7 @@ static int parse_root(struct ctx *c, yaml_node_t *root)
 	err = mapping(c, root, "the policy", keys, sizeof(keys) / sizeof(keys[0]),
 		      &version);
 	if (!err && !version)
-		err = bad(c, root, "missing 'version: 1'");
-	return err;
-}
-
-static int syntax_error(struct ctx *c, const yaml_parser_t *parser)
-{
-	const yaml_mark_t *m = &parser->problem_mark;
-
-	snprintf(c->err, c->errlen, "%s:%zu:%zu: YAML: %s%s%s", c->name,
-		 m->line + 1, m->column + 1,
-		 parser->problem ? parser->problem : "malformed document",
-		 parser->context ? " " : "", parser->context ? parser->context : "");
-	return parser->error == YAML_MEMORY_ERROR ? -ENOMEM : -EINVAL;
-}
-
-/* A second document in the stream would be silently ignored. */
-static int single_document(struct ctx *c, yaml_parser_t *parser)
-{
-	yaml_document_t next;
-	yaml_node_t *root;
-	int err = 0;
-
-	if (!yaml_parser_load(parser, &next))
-		return syntax_error(c, parser);
-	root = yaml_document_get_root_node(&next);
-	if (root)
-		err = bad(c, root, "a second YAML document; %s %s is one",
-			  c->what[0] == 'i' ? "an" : "a", c->what);
-	yaml_document_delete(&next);
+		err = pa_yaml_bad(&c->y, root, "missing 'version: 1'");
 	return err;
 }
 
@@ -500,52 +427,30 @@ void pa_policy_clear(struct pa_policy *p)
 	pa_policy_default(p);
 }
 
-/* Loads the one document of text and hands its root to fn. */
-static int parse_document(struct ctx *c, const char *text, size_t len,
-			  int (*fn)(struct ctx *c, yaml_node_t *root))
+/* The root of a policy or an inventory: a mapping, never empty. */
+static int root_of(struct ctx *c, yaml_node_t *root,
+		   int (*fn)(struct ctx *c, yaml_node_t *root))
 {
-	yaml_parser_t parser;
-	yaml_document_t doc;
-	yaml_node_t *root;
-	int ret;
+	if (root)
+		return fn(c, root);
+	snprintf(c->y.err, c->y.errlen, "%s:1:1: empty %s (expected a mapping with 'version: 1')",
+		 c->y.name, c->what);
+	return -EINVAL;
+}
 
-	c->err[0] = '\0';
-	if (!yaml_parser_initialize(&parser)) {
-		snprintf(c->err, c->errlen, "%s: out of memory", c->name);
-		return -ENOMEM;
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		ret = syntax_error(c, &parser);
-		yaml_parser_delete(&parser);
-		return ret;
-	}
-	c->doc = &doc;
-	root = yaml_document_get_root_node(&doc);
-	if (!root) {
-		snprintf(c->err, c->errlen, "%s:1:1: empty %s (expected a mapping with 'version: 1')",
-			 c->name, c->what);
-		ret = -EINVAL;
-	} else {
-		ret = fn(c, root);
-	}
-	if (!ret)
-		ret = single_document(c, &parser);
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
-	if (ret == -ENOMEM && !c->err[0])
-		snprintf(c->err, c->errlen, "%s: out of memory", c->name);
-	return ret;
+static int policy_root(void *arg, yaml_node_t *root)
+{
+	return root_of(arg, root, parse_root);
 }
 
 int pa_policy_parse(const char *name, const char *text, size_t len,
 		    struct pa_policy *p, char *err, size_t errlen)
 {
-	struct ctx c = { name, err, errlen, NULL, p, NULL, "policy" };
+	struct ctx c = { { name, err, errlen, NULL }, p, NULL, "policy" };
 	int ret;
 
 	pa_policy_default(p);
-	ret = parse_document(&c, text, len, parse_root);
+	ret = pa_yaml_load(&c.y, text, len, "a policy", policy_root, &c);
 	if (ret)
 		pa_policy_clear(p);
 	return ret;
@@ -565,7 +470,7 @@ static int inv_count(struct ctx *c, yaml_node_t *n, void *arg)
 		return err;
 	v = strtol(s, &end, 10);
 	if (end == s || *end || v < 0 || v > 65536)
-		return bad(c, n, "bad count '%s' (expected a whole number from 0 to 65536)",
+		return pa_yaml_bad(&c->y, n, "bad count '%s' (expected a whole number from 0 to 65536)",
 			   s);
 	d->count = v;
 	return 0;
@@ -590,7 +495,7 @@ static int link_speed(struct ctx *c, yaml_node_t *n, void *arg)
 			d->speed = v;
 			return 0;
 		}
-	return bad(c, n, "bad speed '%s' (expected GT/s: 2.5, 5, 8, 16, 32 or 64)", s);
+	return pa_yaml_bad(&c->y, n, "bad speed '%s' (expected GT/s: 2.5, 5, 8, 16, 32 or 64)", s);
 }
 
 static int link_width(struct ctx *c, yaml_node_t *n, void *arg)
@@ -611,7 +516,7 @@ static int link_width(struct ctx *c, yaml_node_t *n, void *arg)
 			d->width = (unsigned int)v;
 			return 0;
 		}
-	return bad(c, n, "bad width '%s' (expected x1, x2, x4, x8, x12, x16 or x32)", s);
+	return pa_yaml_bad(&c->y, n, "bad width '%s' (expected x1, x2, x4, x8, x12, x16 or x32)", s);
 }
 
 static int inv_link(struct ctx *c, yaml_node_t *n, void *arg)
@@ -634,7 +539,7 @@ static int inv_acs(struct ctx *c, yaml_node_t *n, void *arg)
 	else if (!err && !strcmp(s, "isolating"))
 		d->acs = PA_INV_ACS_ISOLATING;
 	else if (!err)
-		err = bad(c, n, "bad acs '%s' (expected redirect-off or isolating)", s);
+		err = pa_yaml_bad(&c->y, n, "bad acs '%s' (expected redirect-off or isolating)", s);
 	return err;
 }
 
@@ -675,7 +580,7 @@ static int inv_devices(struct ctx *c, yaml_node_t *list, void *arg)
 	(void)arg;
 	for (item = list->data.sequence.items.start;
 	     !err && item < list->data.sequence.items.top; item++) {
-		yaml_node_t *node = yaml_document_get_node(c->doc, *item);
+		yaml_node_t *node = yaml_document_get_node(c->y.doc, *item);
 		struct pa_inv_device d = { .match = { .kind = -1 }, .count = -1 }, *v;
 
 		d.line = node->start_mark.line + 1;
@@ -683,9 +588,9 @@ static int inv_devices(struct ctx *c, yaml_node_t *list, void *arg)
 			      sizeof(keys) / sizeof(keys[0]), &d);
 		if (!err && d.match.kind < 0 && !d.match.has_class &&
 		    !d.match.has_vendor && !d.match.has_device)
-			err = bad(c, node, "an inventory device needs class, vendor or device");
+			err = pa_yaml_bad(&c->y, node, "an inventory device needs class, vendor or device");
 		if (!err && d.count < 0 && !d.speed && !d.width && !d.acs)
-			err = bad(c, node, "an inventory device needs count, link or acs");
+			err = pa_yaml_bad(&c->y, node, "an inventory device needs count, link or acs");
 		v = err ? NULL : realloc(inv->devices, (inv->ndevices + 1) * sizeof(*v));
 		if (!err && !v)
 			err = -ENOMEM;
@@ -710,7 +615,7 @@ static int iommu_mode(struct ctx *c, yaml_node_t *n, void *arg)
 	else if (!err && !strcmp(s, "off"))
 		c->inv->iommu_mode = PA_INV_IOMMU_OFF;
 	else if (!err)
-		err = bad(c, n, "bad IOMMU mode '%s' (expected translated, passthrough or off)", s);
+		err = pa_yaml_bad(&c->y, n, "bad IOMMU mode '%s' (expected translated, passthrough or off)", s);
 	return err;
 }
 
@@ -724,7 +629,7 @@ static int boolean(struct ctx *c, yaml_node_t *n, const char *what, int *out)
 	else if (!err && (!strcmp(s, "false") || !strcmp(s, "no")))
 		*out = 0;
 	else if (!err)
-		err = bad(c, n, "bad %s '%s' (expected true or false)", what, s);
+		err = pa_yaml_bad(&c->y, n, "bad %s '%s' (expected true or false)", what, s);
 	return err;
 }
 
@@ -754,7 +659,7 @@ static int p2p_kind(struct ctx *c, yaml_node_t *n, enum pa_inv_pair which)
 			c->inv->p2p[which] = m;
 			return 0;
 		}
-	return err ? err : bad(c, n, "bad P2P verdict '%s' (expected bus-addr, host-bridge or unsupported)",
+	return err ? err : pa_yaml_bad(&c->y, n, "bad P2P verdict '%s' (expected bus-addr, host-bridge or unsupported)",
 			       s);
 }
 
@@ -786,7 +691,7 @@ static int inv_p2p(struct ctx *c, yaml_node_t *n, void *arg)
 	return mapping(c, n, "p2p", keys, 3, arg);
 }
 
-static int inventory_root(struct ctx *c, yaml_node_t *root)
+static int inventory_mapping(struct ctx *c, yaml_node_t *root)
 {
 	static const struct key keys[] = {
 		{ "version", top_version }, { "devices", inv_devices },
@@ -797,8 +702,13 @@ static int inventory_root(struct ctx *c, yaml_node_t *root)
 			  sizeof(keys) / sizeof(keys[0]), &version);
 
 	if (!err && !version)
-		err = bad(c, root, "missing 'version: 1'");
+		err = pa_yaml_bad(&c->y, root, "missing 'version: 1'");
 	return err;
+}
+
+static int inventory_root(void *arg, yaml_node_t *root)
+{
+	return root_of(arg, root, inventory_mapping);
 }
 
 void pa_inventory_clear(struct pa_inventory *inv)
@@ -813,11 +723,11 @@ int pa_inventory_parse(const char *name, const char *text, size_t len,
 		       struct pa_inventory *inv, char *err, size_t errlen)
 {
 	struct pa_policy unused;
-	struct ctx c = { name, err, errlen, NULL, &unused, inv, "inventory" };
+	struct ctx c = { { name, err, errlen, NULL }, &unused, inv, "inventory" };
 	int ret;
 
 	*inv = (struct pa_inventory){ .isolated = -1 };
-	ret = parse_document(&c, text, len, inventory_root);
+	ret = pa_yaml_load(&c.y, text, len, "an inventory", inventory_root, &c);
 	if (ret)
 		pa_inventory_clear(inv);
 	return ret;

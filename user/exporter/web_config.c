@@ -3,71 +3,31 @@
 
 #include <crypt.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
+#include "yaml_doc.h"
+
 struct ctx {
-	const char *name;
-	char *err;
-	size_t errlen;
-	yaml_document_t *doc;
+	struct pa_yaml y;
 	struct pa_web_config *w;
 	const char *section;	/* "tls_server_config", ... for messages */
 };
-
-__attribute__((format(printf, 3, 4)))
-static int bad(struct ctx *c, const yaml_node_t *at, const char *fmt, ...)
-{
-	size_t n;
-	va_list ap;
-
-	n = (size_t)snprintf(c->err, c->errlen, "%s:%zu:%zu: ", c->name,
-			     at->start_mark.line + 1, at->start_mark.column + 1);
-	if (n < c->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(c->err + n, c->errlen - n, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
-static const char *kind_name(const yaml_node_t *n)
-{
-	return n->type == YAML_SCALAR_NODE ? "a scalar" :
-	       n->type == YAML_SEQUENCE_NODE ? "a list" :
-	       n->type == YAML_MAPPING_NODE ? "a mapping" : "nothing";
-}
-
-static const char *text(const yaml_node_t *n)
-{
-	return (const char *)n->data.scalar.value;
-}
-
-/* YAML's null: ~, null or nothing, unquoted. */
-static bool null_node(const yaml_node_t *n)
-{
-	return n->type == YAML_SCALAR_NODE &&
-	       n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-	       (!n->data.scalar.length || !strcmp(text(n), "~") ||
-		!strcmp(text(n), "null") || !strcmp(text(n), "Null") ||
-		!strcmp(text(n), "NULL"));
-}
 
 /* A string value: a scalar, neither null nor empty, without NUL. */
 static int string(struct ctx *c, const yaml_node_t *n, const char *key,
 		  const char **out)
 {
 	if (n->type != YAML_SCALAR_NODE)
-		return bad(c, n, "%s.%s: expected a string, found %s",
-			   c->section, key, kind_name(n));
-	if (null_node(n))
-		return bad(c, n, "%s.%s: empty", c->section, key);
-	if (strlen(text(n)) != n->data.scalar.length)
-		return bad(c, n, "%s.%s: contains a NUL byte", c->section, key);
-	*out = text(n);
+		return pa_yaml_bad(&c->y, n, "%s.%s: expected a string, found %s",
+			   c->section, key, pa_yaml_kind(n));
+	if (pa_yaml_null(n))
+		return pa_yaml_bad(&c->y, n, "%s.%s: empty", c->section, key);
+	if (pa_yaml_has_nul(n))
+		return pa_yaml_bad(&c->y, n, "%s.%s: contains a NUL byte", c->section, key);
+	*out = pa_yaml_text(n);
 	return 0;
 }
 
@@ -97,30 +57,25 @@ static int mapping(struct ctx *c, yaml_node_t *map, const struct key *keys,
 		   size_t nkeys)
 {
 	yaml_node_pair_t *pair;
-	char names[512];
+	char names[512], prefix[64];
 	int err = 0;
 
-	if (null_node(map))
+	if (pa_yaml_null(map))
 		return 0;
 	if (map->type != YAML_MAPPING_NODE)
-		return bad(c, map, "%s: expected a mapping, found %s", c->section,
-			   kind_name(map));
+		return pa_yaml_bad(&c->y, map, "%s: expected a mapping, found %s", c->section,
+			   pa_yaml_kind(map));
 	for (pair = map->data.mapping.pairs.start;
 	     !err && pair < map->data.mapping.pairs.top; pair++) {
-		yaml_node_t *k = yaml_document_get_node(c->doc, pair->key);
-		yaml_node_t *v = yaml_document_get_node(c->doc, pair->value);
+		yaml_node_t *k = yaml_document_get_node(c->y.doc, pair->key);
+		yaml_node_t *v = yaml_document_get_node(c->y.doc, pair->value);
 		const char *name;
 		size_t i, used = 0;
 
-		if (k->type != YAML_SCALAR_NODE || strlen(text(k)) != k->data.scalar.length)
-			return bad(c, k, "%s: a key must be a string", c->section);
-		name = text(k);
-		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < pair; q++) {
-			yaml_node_t *prev = yaml_document_get_node(c->doc, q->key);
-
-			if (!strcmp(text(prev), name))
-				return bad(c, k, "%s: duplicate key '%s'", c->section, name);
-		}
+		snprintf(prefix, sizeof(prefix), "%s: ", c->section);
+		err = pa_yaml_key(&c->y, map, pair, prefix, &name);
+		if (err)
+			return err;
 		for (i = 0; i < nkeys && strcmp(keys[i].name, name); i++)
 			;
 		if (i == nkeys) {
@@ -129,11 +84,11 @@ static int mapping(struct ctx *c, yaml_node_t *map, const struct key *keys,
 				if (keys[j].fn)
 					used += (size_t)snprintf(names + used, sizeof(names) - used,
 								 "%s%s", used ? ", " : "", keys[j].name);
-			return bad(c, k, "%s: unknown key '%s' (expected %s)",
+			return pa_yaml_bad(&c->y, k, "%s: unknown key '%s' (expected %s)",
 				   c->section, name, names);
 		}
 		if (!keys[i].fn)
-			return bad(c, k, "%s%s%s: exporter-toolkit's, but pcieaudit does not support it (docs/monitoring.md, \"Web configuration\")",
+			return pa_yaml_bad(&c->y, k, "%s%s%s: exporter-toolkit's, but pcieaudit does not support it (docs/monitoring.md, \"Web configuration\")",
 				   c->section[0] == 't' && c->section[1] == 'h' ? "" : c->section,
 				   c->section[0] == 't' && c->section[1] == 'h' ? "" : ".", name);
 		err = keys[i].fn(c, v, name);
@@ -146,9 +101,9 @@ static int mapping(struct ctx *c, yaml_node_t *map, const struct key *keys,
 /* A file name, relative to the configuration file's directory. */
 static int tls_file(struct ctx *c, yaml_node_t *v, const char *key, char **out)
 {
-	const char *s, *slash = strrchr(c->name, '/');
+	const char *s, *slash = strrchr(c->y.name, '/');
 	int err = string(c, v, key, &s);
-	size_t dir = slash ? (size_t)(slash - c->name) + 1 : 0;
+	size_t dir = slash ? (size_t)(slash - c->y.name) + 1 : 0;
 
 	if (err)
 		return err;
@@ -159,7 +114,7 @@ static int tls_file(struct ctx *c, yaml_node_t *v, const char *key, char **out)
 		return -ENOMEM;
 	if (s[0] == '/')
 		dir = 0;
-	memcpy(*out, c->name, dir);
+	memcpy(*out, c->y.name, dir);
 	strcpy(*out + dir, s);
 	return 0;
 }
@@ -236,7 +191,7 @@ static int tls_client_auth(struct ctx *c, yaml_node_t *v, const char *key)
 			c->w->client_auth = (enum pa_client_auth)i;
 			return 0;
 		}
-	return bad(c, v, "%s.%s: unknown '%s' (expected NoClientCert, RequestClientCert, RequireAnyClientCert, VerifyClientCertIfGiven or RequireAndVerifyClientCert)",
+	return pa_yaml_bad(&c->y, v, "%s.%s: unknown '%s' (expected NoClientCert, RequestClientCert, RequireAnyClientCert, VerifyClientCertIfGiven or RequireAndVerifyClientCert)",
 		   c->section, key, s);
 }
 
@@ -255,7 +210,7 @@ static int tls_version(struct ctx *c, yaml_node_t *v, const char *key)
 				(enum pa_tls_version)(PA_TLS10 + i);
 			return 0;
 		}
-	return bad(c, v, "%s.%s: unknown TLS version '%s' (expected TLS10, TLS11, TLS12 or TLS13)",
+	return pa_yaml_bad(&c->y, v, "%s.%s: unknown TLS version '%s' (expected TLS10, TLS11, TLS12 or TLS13)",
 		   c->section, key, s);
 }
 
@@ -285,11 +240,11 @@ static int http2(struct ctx *c, yaml_node_t *v, const char *key)
 
 	if (v->type == YAML_SCALAR_NODE && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
 		for (int i = 0; i < 3; i++)
-			if (!strcmp(text(v), yes[i]) || !strcmp(text(v), no[i])) {
-				c->w->http2 = text(v)[0] == 't' || text(v)[0] == 'T';
+			if (!strcmp(pa_yaml_text(v), yes[i]) || !strcmp(pa_yaml_text(v), no[i])) {
+				c->w->http2 = pa_yaml_text(v)[0] == 't' || pa_yaml_text(v)[0] == 'T';
 				return 0;
 			}
-	return bad(c, v, "%s.%s: expected true or false", c->section, key);
+	return pa_yaml_bad(&c->y, v, "%s.%s: expected true or false", c->section, key);
 }
 
 /* exporter-toolkit's extraHTTPHeaders: the only ones it sets, and the
@@ -311,48 +266,48 @@ static int headers(struct ctx *c, yaml_node_t *map, const char *key)
 {
 	yaml_node_pair_t *pair;
 
-	if (null_node(map))
+	if (pa_yaml_null(map))
 		return 0;
 	if (map->type != YAML_MAPPING_NODE)
-		return bad(c, map, "%s.%s: expected a mapping, found %s", c->section,
-			   key, kind_name(map));
+		return pa_yaml_bad(&c->y, map, "%s.%s: expected a mapping, found %s", c->section,
+			   key, pa_yaml_kind(map));
 	for (pair = map->data.mapping.pairs.start;
 	     pair < map->data.mapping.pairs.top; pair++) {
-		yaml_node_t *k = yaml_document_get_node(c->doc, pair->key);
-		yaml_node_t *v = yaml_document_get_node(c->doc, pair->value);
+		yaml_node_t *k = yaml_document_get_node(c->y.doc, pair->key);
+		yaml_node_t *v = yaml_document_get_node(c->y.doc, pair->value);
 		struct pa_web_pair *h;
 		const char *name, *value = "";
 		size_t i;
 
 		if (k->type != YAML_SCALAR_NODE)
-			return bad(c, k, "%s.%s: a header's name must be a string",
+			return pa_yaml_bad(&c->y, k, "%s.%s: a header's name must be a string",
 				   c->section, key);
-		name = text(k);
+		name = pa_yaml_text(k);
 		for (i = 0; i < NHEADER_NAMES && strcmp(header_names[i].name, name); i++)
 			;
 		if (i == NHEADER_NAMES)
-			return bad(c, k, "%s.%s: header '%s' cannot be set (exporter-toolkit's list: Strict-Transport-Security, X-Content-Type-Options, X-Frame-Options, X-XSS-Protection, Content-Security-Policy)",
+			return pa_yaml_bad(&c->y, k, "%s.%s: header '%s' cannot be set (exporter-toolkit's list: Strict-Transport-Security, X-Content-Type-Options, X-Frame-Options, X-XSS-Protection, Content-Security-Policy)",
 				   c->section, key, name);
 		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < pair; q++)
-			if (!strcmp(text(yaml_document_get_node(c->doc, q->key)), name))
-				return bad(c, k, "%s.%s: duplicate header '%s'", c->section,
+			if (!strcmp(pa_yaml_text(yaml_document_get_node(c->y.doc, q->key)), name))
+				return pa_yaml_bad(&c->y, k, "%s.%s: duplicate header '%s'", c->section,
 					   key, name);
 		if (v->type != YAML_SCALAR_NODE)
-			return bad(c, v, "%s.%s.%s: expected a string, found %s",
-				   c->section, key, name, kind_name(v));
-		if (!null_node(v))
-			value = text(v);
-		if (strlen(value) != v->data.scalar.length && !null_node(v))
-			return bad(c, v, "%s.%s.%s: contains a NUL byte", c->section, key, name);
+			return pa_yaml_bad(&c->y, v, "%s.%s.%s: expected a string, found %s",
+				   c->section, key, name, pa_yaml_kind(v));
+		if (!pa_yaml_null(v))
+			value = pa_yaml_text(v);
+		if (strlen(value) != v->data.scalar.length && !pa_yaml_null(v))
+			return pa_yaml_bad(&c->y, v, "%s.%s.%s: contains a NUL byte", c->section, key, name);
 		if (strpbrk(value, "\r\n"))
-			return bad(c, v, "%s.%s.%s: a line break in a header's value",
+			return pa_yaml_bad(&c->y, v, "%s.%s.%s: a line break in a header's value",
 				   c->section, key, name);
 		/* Blank: unset, as exporter-toolkit's documentation says. */
 		if (!value[0])
 			continue;
 		if (header_names[i].values[0] && strcmp(value, header_names[i].values[0]) &&
 		    (!header_names[i].values[1] || strcmp(value, header_names[i].values[1])))
-			return bad(c, v, "%s.%s.%s: '%s' is not allowed (expected %s%s%s)",
+			return pa_yaml_bad(&c->y, v, "%s.%s.%s: '%s' is not allowed (expected %s%s%s)",
 				   c->section, key, name, value, header_names[i].values[0],
 				   header_names[i].values[1] ? " or " : "",
 				   header_names[i].values[1] ? header_names[i].values[1] : "");
@@ -404,35 +359,35 @@ static int users(struct ctx *c, yaml_node_t *map, const char *key)
 	yaml_node_pair_t *pair;
 
 	c->section = key;
-	if (null_node(map))
+	if (pa_yaml_null(map))
 		return 0;
 	if (map->type != YAML_MAPPING_NODE)
-		return bad(c, map, "%s: expected a mapping of user names to bcrypt hashes, found %s",
-			   key, kind_name(map));
+		return pa_yaml_bad(&c->y, map, "%s: expected a mapping of user names to bcrypt hashes, found %s",
+			   key, pa_yaml_kind(map));
 	for (pair = map->data.mapping.pairs.start;
 	     pair < map->data.mapping.pairs.top; pair++) {
-		yaml_node_t *k = yaml_document_get_node(c->doc, pair->key);
-		yaml_node_t *v = yaml_document_get_node(c->doc, pair->value);
+		yaml_node_t *k = yaml_document_get_node(c->y.doc, pair->key);
+		yaml_node_t *v = yaml_document_get_node(c->y.doc, pair->value);
 		struct pa_web_pair *u;
 		const char *name, *hash;
 		int err;
 
-		if (k->type != YAML_SCALAR_NODE || null_node(k) ||
-		    strlen(text(k)) != k->data.scalar.length)
-			return bad(c, k, "%s: a user name must be a non-empty string", key);
-		name = text(k);
+		if (k->type != YAML_SCALAR_NODE || pa_yaml_null(k) ||
+		    strlen(pa_yaml_text(k)) != k->data.scalar.length)
+			return pa_yaml_bad(&c->y, k, "%s: a user name must be a non-empty string", key);
+		name = pa_yaml_text(k);
 		/* Basic auth's user-pass is user ":" pass. */
 		if (strchr(name, ':'))
-			return bad(c, k, "%s: user name '%s' contains ':', which basic auth cannot send",
+			return pa_yaml_bad(&c->y, k, "%s: user name '%s' contains ':', which basic auth cannot send",
 				   key, name);
 		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < pair; q++)
-			if (!strcmp(text(yaml_document_get_node(c->doc, q->key)), name))
-				return bad(c, k, "%s: duplicate user '%s'", key, name);
+			if (!strcmp(pa_yaml_text(yaml_document_get_node(c->y.doc, q->key)), name))
+				return pa_yaml_bad(&c->y, k, "%s: duplicate user '%s'", key, name);
 		err = string(c, v, name, &hash);
 		if (err)
 			return err;
 		if (!pa_web_bcrypt_ok(hash))
-			return bad(c, v, "%s.%s: not a bcrypt hash ($2y$, $2b$ or $2a$, cost 04 to 31, 60 characters; htpasswd -nBC 10 \"\" makes one)",
+			return pa_yaml_bad(&c->y, v, "%s.%s: not a bcrypt hash ($2y$, $2b$ or $2a$, cost 04 to 31, 60 characters; htpasswd -nBC 10 \"\" makes one)",
 				   key, name);
 		u = realloc(c->w->users, (c->w->nusers + 1) * sizeof(*u));
 		if (!u)
@@ -460,23 +415,23 @@ static int whole(struct ctx *c, yaml_node_t *root)
 	if (!w->tls)
 		return 0;
 	if (w->cert_file && w->cert)
-		return bad(c, root, "tls_server_config: cert_file and cert both given; give one");
+		return pa_yaml_bad(&c->y, root, "tls_server_config: cert_file and cert both given; give one");
 	if (w->key_file && w->key)
-		return bad(c, root, "tls_server_config: key_file and key both given; give one");
+		return pa_yaml_bad(&c->y, root, "tls_server_config: key_file and key both given; give one");
 	if (w->client_ca_file && w->client_ca)
-		return bad(c, root, "tls_server_config: client_ca_file and client_ca both given; give one");
+		return pa_yaml_bad(&c->y, root, "tls_server_config: client_ca_file and client_ca both given; give one");
 	if (!w->cert_file && !w->cert)
-		return bad(c, root, "tls_server_config: missing cert_file (or cert)");
+		return pa_yaml_bad(&c->y, root, "tls_server_config: missing cert_file (or cert)");
 	if (!w->key_file && !w->key)
-		return bad(c, root, "tls_server_config: missing key_file (or key)");
+		return pa_yaml_bad(&c->y, root, "tls_server_config: missing key_file (or key)");
 	if (ca && w->client_auth == PA_CLIENT_NO_CERT)
-		return bad(c, root, "tls_server_config: client CAs configured without a client_auth_type (VerifyClientCertIfGiven or RequireAndVerifyClientCert)");
+		return pa_yaml_bad(&c->y, root, "tls_server_config: client CAs configured without a client_auth_type (VerifyClientCertIfGiven or RequireAndVerifyClientCert)");
 	if (!ca && (w->client_auth == PA_CLIENT_VERIFY_IF_GIVEN ||
 		    w->client_auth == PA_CLIENT_REQUIRE_VERIFY))
-		return bad(c, root, "tls_server_config: client_auth_type %s needs client_ca_file (or client_ca): pcieaudit does not trust the system's CAs for clients",
+		return pa_yaml_bad(&c->y, root, "tls_server_config: client_auth_type %s needs client_ca_file (or client_ca): pcieaudit does not trust the system's CAs for clients",
 			   pa_web_client_auth_name(w->client_auth));
 	if (w->min_version > w->max_version)
-		return bad(c, root, "tls_server_config: min_version TLS%d is above max_version TLS%d",
+		return pa_yaml_bad(&c->y, root, "tls_server_config: min_version TLS%d is above max_version TLS%d",
 			   w->min_version, w->max_version);
 	return 0;
 }
@@ -494,17 +449,6 @@ static int parse_root(struct ctx *c, yaml_node_t *root)
 	c->section = "the web configuration";
 	err = mapping(c, root, keys, sizeof(keys) / sizeof(keys[0]));
 	return err ? err : whole(c, root);
-}
-
-static int syntax_error(struct ctx *c, const yaml_parser_t *parser)
-{
-	const yaml_mark_t *m = &parser->problem_mark;
-
-	snprintf(c->err, c->errlen, "%s:%zu:%zu: YAML: %s%s%s", c->name,
-		 m->line + 1, m->column + 1,
-		 parser->problem ? parser->problem : "malformed document",
-		 parser->context ? " " : "", parser->context ? parser->context : "");
-	return parser->error == YAML_MEMORY_ERROR ? -ENOMEM : -EINVAL;
 }
 
 void pa_web_config_clear(struct pa_web_config *w)
@@ -530,53 +474,25 @@ void pa_web_config_clear(struct pa_web_config *w)
 	};
 }
 
+/* An empty file: exporter-toolkit's "no TLS, no auth". */
+static int web_root(void *arg, yaml_node_t *root)
+{
+	return root ? parse_root(arg, root) : 0;
+}
+
 int pa_web_config_parse(const char *name, const char *text, size_t len,
 			struct pa_web_config *w, char *err, size_t errlen)
 {
-	struct ctx c = { name, err, errlen, NULL, w, "" };
-	yaml_parser_t parser;
-	yaml_document_t doc, next;
-	yaml_node_t *root;
-	int ret = 0;
+	struct ctx c = { { name, err, errlen, NULL }, w, "" };
+	int ret;
 
 	*w = (struct pa_web_config){ 0 };
 	pa_web_config_clear(w);
-	err[0] = '\0';
-	if (!yaml_parser_initialize(&parser)) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		return -ENOMEM;
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		ret = syntax_error(&c, &parser);
-		yaml_parser_delete(&parser);
-		return ret;
-	}
-	c.doc = &doc;
-	/* An empty file: exporter-toolkit's "no TLS, no auth". */
-	root = yaml_document_get_root_node(&doc);
-	if (root)
-		ret = parse_root(&c, root);
-	if (!ret) {
-		/* A second document would be silently ignored. */
-		if (!yaml_parser_load(&parser, &next)) {
-			ret = syntax_error(&c, &parser);
-		} else {
-			root = yaml_document_get_root_node(&next);
-			if (root)
-				ret = bad(&c, root, "a second YAML document; a web configuration is one");
-			yaml_document_delete(&next);
-		}
-	}
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
-	if (ret == -ENOMEM && !err[0])
-		snprintf(err, errlen, "%s: out of memory", name);
+	ret = pa_yaml_load(&c.y, text, len, "a web configuration", web_root, &c);
 	if (ret)
 		pa_web_config_clear(w);
 	return ret;
 }
-
 void pa_web_priorities(const struct pa_web_config *w, char *buf, size_t len)
 {
 	size_t used = (size_t)snprintf(buf, len, "NORMAL:-VERS-ALL");
