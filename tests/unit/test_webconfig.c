@@ -240,6 +240,14 @@ static void auth(void **state)
 		assert_true(pa_web_auth_check(&a, i % 2 ? "bob" : "alice",
 					      i % 2 ? "other" : "s3cret"));
 	assert_false(pa_web_auth_check(&a, "bob", "s3cret"));
+	/* Another thread's bcrypt running: a cached pair still passes, any
+	 * other is busy, not denied and not waited for. */
+	pthread_mutex_lock(&a.bcrypt_lock);
+	assert_int_equal(pa_web_auth_check(&a, "alice", "s3cret"), PA_WEB_AUTH_OK);
+	assert_int_equal(pa_web_auth_check(&a, "alice", "guess"), PA_WEB_AUTH_BUSY);
+	assert_int_equal(pa_web_auth_check(&a, "carol", "s3cret"), PA_WEB_AUTH_BUSY);
+	pthread_mutex_unlock(&a.bcrypt_lock);
+	assert_int_equal(pa_web_auth_check(&a, "alice", "guess"), PA_WEB_AUTH_DENIED);
 	pa_web_auth_clear(&a);
 	pa_web_config_clear(&w);
 }

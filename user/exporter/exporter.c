@@ -103,6 +103,8 @@ static enum MHD_Result reply_type(struct MHD_Connection *conn,
 	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	if (status == MHD_HTTP_TOO_MANY_REQUESTS)
+		mhd.add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "1");
 	if (status == MHD_HTTP_UNAUTHORIZED)
 		ret = mhd.queue_basic_auth_fail_response(conn, REALM, r);
 	else
@@ -142,11 +144,12 @@ static enum MHD_Result serve_metrics(struct MHD_Connection *conn,
 }
 
 /* The request's basic auth, parsed by libmicrohttpd, against the users. */
-static bool authorized(struct MHD_Connection *conn)
+static enum pa_web_auth_verdict authorized(struct MHD_Connection *conn)
 {
 	char *pass = NULL;
 	char *user = mhd.basic_auth_get_username_password(conn, &pass);
-	bool ok = user && pass && pa_web_auth_check(&web_auth, user, pass);
+	enum pa_web_auth_verdict ok = user && pass ?
+		pa_web_auth_check(&web_auth, user, pass) : PA_WEB_AUTH_DENIED;
 
 	if (pass) {
 		explicit_bzero(pass, strlen(pass));
@@ -237,8 +240,15 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 		return MHD_YES;
 	}
 	/* basic_auth_users: every path and method, as exporter-toolkit. */
-	if (web.nusers && !authorized(conn))
+	switch (web.nusers ? authorized(conn) : PA_WEB_AUTH_OK) {
+	case PA_WEB_AUTH_OK:
+		break;
+	case PA_WEB_AUTH_BUSY:
+		return reply(conn, MHD_HTTP_TOO_MANY_REQUESTS,
+			     "another password is being checked; retry\n");
+	default:
 		return reply(conn, MHD_HTTP_UNAUTHORIZED, "Unauthorized\n");
+	}
 	if (!get && !head)
 		return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
 			     "only GET and HEAD\n");

@@ -47,14 +47,15 @@ static bool bcrypt_matches(const char *pass, const char *hash)
 	return ok;
 }
 
-bool pa_web_auth_check(struct pa_web_auth *a, const char *user, const char *pass)
+enum pa_web_auth_verdict pa_web_auth_check(struct pa_web_auth *a,
+					   const char *user, const char *pass)
 {
 	const struct pa_web_config *w = a->w;
 	size_t u;
 	bool ok, cached = false;
 
 	if (!w->nusers)
-		return false;
+		return PA_WEB_AUTH_DENIED;
 	for (u = 0; u < w->nusers && strcmp(w->users[u].name, user); u++)
 		;
 	pthread_mutex_lock(&a->lock);
@@ -64,14 +65,14 @@ bool pa_web_auth_check(struct pa_web_auth *a, const char *user, const char *pass
 			cached = true;
 	pthread_mutex_unlock(&a->lock);
 	if (cached)
-		return true;
+		return PA_WEB_AUTH_OK;
 	/*
 	 * An unknown user costs the first user's bcrypt: no user names
-	 * guessed by timing. The cache's lock is not held here, so a flood
-	 * of wrong passwords queues on bcrypt_lock alone and a scrape whose
-	 * pair is cached is never kept waiting behind it.
+	 * guessed by timing. No lock is waited for: a thread kept here would
+	 * keep the scrapes of its other connections waiting too.
 	 */
-	pthread_mutex_lock(&a->bcrypt_lock);
+	if (pthread_mutex_trylock(&a->bcrypt_lock))
+		return PA_WEB_AUTH_BUSY;
 	ok = bcrypt_matches(pass, w->users[u < w->nusers ? u : 0].value) &&
 	     u < w->nusers;
 	pthread_mutex_unlock(&a->bcrypt_lock);
@@ -87,5 +88,5 @@ bool pa_web_auth_check(struct pa_web_auth *a, const char *user, const char *pass
 		}
 		pthread_mutex_unlock(&a->lock);
 	}
-	return ok;
+	return ok ? PA_WEB_AUTH_OK : PA_WEB_AUTH_DENIED;
 }

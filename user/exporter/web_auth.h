@@ -3,7 +3,10 @@
  * basic_auth_users: a user and password checked against the bcrypt hashes
  * of the web configuration, by libcrypt (crypt_rn). As exporter-toolkit:
  * an unknown user costs a bcrypt too, one bcrypt runs at a time, and a
- * pair that passed is remembered so that a scrape costs no bcrypt.
+ * pair that passed is remembered so that a scrape costs no bcrypt. Unlike
+ * Go's goroutines, libmicrohttpd's few threads would all queue behind a
+ * flood of wrong passwords, and a cached scrape with them: a request that
+ * finds a bcrypt running is turned away as busy instead of waiting.
  */
 #ifndef PA_WEB_AUTH_H
 #define PA_WEB_AUTH_H
@@ -30,8 +33,15 @@ struct pa_web_auth {
 void pa_web_auth_init(struct pa_web_auth *a, const struct pa_web_config *w);
 void pa_web_auth_clear(struct pa_web_auth *a);
 
+enum pa_web_auth_verdict {
+	PA_WEB_AUTH_DENIED,	/* no such user, or not its password */
+	PA_WEB_AUTH_OK,
+	PA_WEB_AUTH_BUSY,	/* not cached, and another bcrypt is running */
+};
+
 /* Whether user and pass are one of w's users and its password. */
-bool pa_web_auth_check(struct pa_web_auth *a, const char *user, const char *pass);
+enum pa_web_auth_verdict pa_web_auth_check(struct pa_web_auth *a,
+					   const char *user, const char *pass);
 
 /* Equal strings, in time that depends on their lengths alone. */
 bool pa_web_equal(const char *a, const char *b);
