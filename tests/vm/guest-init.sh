@@ -24,6 +24,7 @@ REMOVE_BDF=
 P2P_DO=
 ACS_SET=
 ACS_DIR=
+PLAN_BDF=
 LIGHT=
 # pa_demo=1 (make demo): the module's snapshot, the reports and the checks
 # only; the P2P probes, the ACS changes, error paths, power states, resets,
@@ -35,6 +36,7 @@ for arg in $CMDLINE; do
 	case $arg in
 	pa_scenario=*) SCENARIO=${arg#pa_scenario=} ;;
 	pa_vfio=*) VFIO_BDF=${arg#pa_vfio=} ;;
+	pa_vfio_plan=*) PLAN_BDF=${arg#pa_vfio_plan=} ;;
 	pa_remove=*) REMOVE_BDF=${arg#pa_remove=} ;;
 	pa_explain=*) EXPLAIN=${arg#pa_explain=} ;;
 	pa_p2p_do=*) P2P_DO=${arg#pa_p2p_do=} ;;
@@ -499,6 +501,44 @@ if [ $HAVE = 1 ] && [ "$DEMO" = 0 ]; then
 		$T dump-probe --remove "$REMOVE_BDF" >"$R/dump-remove.txt" 2>&1
 		dump_sysfs >"$R/dump-after.sysfs"
 	fi
+fi
+
+# vfio-plan's steps, run as printed (pa_vfio_plan=BDF, a function whose
+# group has other members), held to vfio's own verdict on the group
+# (vfio-hold: 0 when VFIO_GROUP_GET_STATUS says viable and the group joins
+# a type1 container, 104 when not viable). First only the lines for BDF
+# itself: the kernel must then refuse the group, as the plan's "must go
+# too" says; then every line of the step. Last, as it takes the group's
+# functions from their drivers.
+if [ $HAVE = 1 ] && [ -n "$PLAN_BDF" ] && [ "$DEMO" = 0 ]; then
+	P=$R/vfio-plan
+	mkdir -p "$P"
+	group=$(readlink -f "/sys/bus/pci/devices/$PLAN_BDF/iommu_group")
+	group=${group##*/}
+	fact vfio_plan_group "$group"
+	for m in $(ls "/sys/bus/pci/devices/$PLAN_BDF/iommu_group/devices"); do
+		echo "$m $(cat "/sys/bus/pci/devices/$m/class")"
+	done >"$P/members.txt"
+	$T $CLI vfio-plan "$PLAN_BDF" >"$P/plan.txt" 2>"$P/plan.err"
+	fact vfio_plan_rc $?
+	$T $CLI vfio-plan --json "$PLAN_BDF" >"$P/plan.json" 2>>"$P/plan.err"
+	fact vfio_plan_json_rc $?
+	sed -n '/^1\. bind them to vfio-pci now:$/,/^$/p' "$P/plan.txt" |
+		sed '1d;/^$/d' >"$P/steps.sh"
+	grep -e '^modprobe ' -e "$PLAN_BDF" "$P/steps.sh" >"$P/steps-own.sh"
+	modprobe vfio_iommu_type1
+	sh -e "$P/steps-own.sh" >"$P/steps-own.out" 2>&1
+	fact vfio_plan_own_steps_rc $?
+	vfio-hold "$group" true >"$P/hold-own.out" 2>&1
+	fact vfio_plan_own_hold_rc $?
+	sh -e "$P/steps.sh" >"$P/steps.out" 2>&1
+	fact vfio_plan_steps_rc $?
+	while read -r m _; do
+		echo "$m $(basename "$(readlink -f "/sys/bus/pci/devices/$m/driver" 2>/dev/null)")"
+	done <"$P/members.txt" >"$P/drivers.txt"
+	vfio-hold "$group" true >"$P/hold.out" 2>&1
+	fact vfio_plan_hold_rc $?
+	log "vfio-plan: $PLAN_BDF (group $group): plan rc $(grep '^vfio_plan_rc=' "$R/facts.txt"), hold after its steps $(grep '^vfio_plan_hold_rc=' "$R/facts.txt")"
 fi
 
 # Kernel log last, so it covers everything above.

@@ -968,6 +968,61 @@ class Checker:
         if c1 == c2:
             self.err(where, f"{bdf}: acs.ctrl unchanged across setpci ({fmt(c1)})")
 
+    def vfio_plan(self, results, facts):
+        """vfio-plan's bind step, run as printed in the guest, against vfio's
+        own verdict: the group is not viable with only the named function
+        bound (vfio-hold 104), viable and attached after every line (0); the
+        plan names every endpoint of the kernel's group."""
+        d = os.path.join(results, "vfio-plan")
+
+        def read(name):
+            try:
+                with open(os.path.join(d, name)) as f:
+                    return f.read()
+            except OSError:
+                return ""
+        rc = facts.get("vfio_plan_rc")
+        if rc not in ("0", "1", "8"):
+            self.err("vfio-plan", f"exit {rc}: {read('plan.err').strip()}")
+            return
+        if facts.get("vfio_plan_json_rc") != rc:
+            self.err("vfio-plan", f"--json exit {facts.get('vfio_plan_json_rc')}, text {rc}")
+        try:
+            plan = json.loads(read("plan.json"))
+        except ValueError as e:
+            self.err("vfio-plan", f"--json is no JSON: {e}")
+            plan = {}
+        text = read("plan.txt")
+        steps = read("steps.sh")
+        endpoints = []
+        for line in read("members.txt").splitlines():
+            m, _, cls = line.partition(" ")
+            # Bridges stay with pcieport: vfio allows that driver in a group.
+            if cls.strip().startswith("0x0604"):
+                continue
+            endpoints.append(m)
+            if f"/sys/bus/pci/devices/{m}/driver_override" not in steps:
+                self.err("vfio-plan", f"{m} is in group {facts.get('vfio_plan_group')} "
+                         "(sysfs) but the plan's bind step leaves it out")
+        if len(endpoints) < 2:
+            self.err("vfio-plan", f"group {facts.get('vfio_plan_group')} has endpoints "
+                     f"{endpoints}: the test needs one with other members")
+        if "must go too" not in text:
+            self.err("vfio-plan", "the plan does not say the other members must go too")
+        if facts.get("vfio_plan_own_steps_rc") != "0" or facts.get("vfio_plan_steps_rc") != "0":
+            self.err("vfio-plan", "a printed step failed when run: "
+                     + (read("steps-own.out") + read("steps.out")).strip()[-300:])
+        if facts.get("vfio_plan_own_hold_rc") != "104":
+            self.err("vfio-plan", "with only the named function bound, vfio-hold exited "
+                     f"{facts.get('vfio_plan_own_hold_rc')} (want 104, not viable): "
+                     + read("hold-own.out").strip())
+        if facts.get("vfio_plan_hold_rc") != "0":
+            self.err("vfio-plan", "after the plan's steps the group is not viable and "
+                     f"attached: vfio-hold exited {facts.get('vfio_plan_hold_rc')}: "
+                     + read("hold.out").strip() + "; drivers: " + read("drivers.txt").strip())
+        if not plan:
+            self.err("vfio-plan", "--json gave nothing")
+
     def errpaths(self, results):
         path = os.path.join(results, "errpaths.txt")
         if not os.path.exists(path):
@@ -2036,6 +2091,8 @@ def judge(results, expects, allow_missing=False, quiet=False):
                 c.err("vfio", "pa_vfio was given but no VFIO snapshot was taken")
             if facts.get("vfio_driver") != "vfio-pci":
                 c.err("vfio", f"the function is bound to {facts.get('vfio_driver')}, not vfio-pci")
+        if "pa_vfio_plan=" in facts.get("cmdline", "") and not demo:
+            c.vfio_plan(results, facts)
         if "snap2" in snaps:
             c.acs_change(results, reps.get("snap1"), reps.get("snap2"), snaps["snap2"])
         if not demo:

@@ -1,9 +1,13 @@
 # shellcheck shell=bash disable=SC2034,SC2054
 # Sourced by run-topology.sh: QEMU arguments and kernel command line.
-TOPO_DESC="Intel VT-d (lazy); root ports with ACS and with disable-acs=on; multifunction endpoint; switch; RCiEP; a function owned by VFIO"
+TOPO_DESC="Intel VT-d (lazy); root ports with ACS and with disable-acs=on; multifunction endpoint; switch; RCiEP; a function owned by VFIO; vfio-plan's bind step run as printed, judged by vfio's own viability"
 # pa_vfio: the guest hands this e1000e (alone in its group) to vfio-pci and
-# takes a snapshot while a VFIO container holds the group.
-TOPO_CMDLINE="intel_iommu=on pa_vfio=0000:02:00.0"
+# takes a snapshot while a VFIO container holds the group. pa_vfio_plan:
+# last, the guest runs vfio-plan's bind step for 03:00.0 (the e1000e
+# function of the multifunction endpoint below the ACS-less root port, in
+# one group with its virtio-net sibling) as printed, and vfio itself says
+# whether the group is then viable and attached (oracle.py, vfio_plan).
+TOPO_CMDLINE="intel_iommu=on pa_vfio=0000:02:00.0 pa_vfio_plan=0000:03:00.0"
 TOPO_EXPECT=(iommu=intel default_domain=lazy switch=1 multifunction=1 rc_endpoint=1 acs_off_root_port=1 downgraded=1
 	check.gpudirect=warn:gpudirect.iommu-translated)
 TOPO_ARGS=(
