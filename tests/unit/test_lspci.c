@@ -122,12 +122,72 @@ static void verbose_one_v(void **state)
 	assert_int_equal(t.facts[0].bar_size[1], 256u << 20);
 	assert_int_equal(t.facts[0].bar_size[2], 0);
 	assert_int_equal(t.facts[0].bar_size[5], 128);
+	/* The places lspci printed, numbered likewise. */
+	assert_true(t.facts[0].bar_place[1].has_start);
+	assert_int_equal(t.facts[0].bar_place[1].start, 0xa0000000);
+	assert_int_equal(t.facts[0].bar_place[1].flags, PCIEAUDIT_BAR_F_MEM |
+			 PCIEAUDIT_BAR_F_MEM64 | PCIEAUDIT_BAR_F_PREFETCH);
+	assert_int_equal(t.facts[0].bar_place[5].start, 0x7000);
+	assert_int_equal(t.facts[0].bar_place[5].flags, PCIEAUDIT_BAR_F_IO);
 	/* A count that does not match leaves the sizes unknown. */
 	config[0x24] = 0;
 	config[0x25] = 0;
 	t.facts[0].bar_sizes_known = false;
 	assert_false(pa_lspci_plain_regions(&t.facts[0], config, sizeof(config)));
 	assert_false(t.facts[0].bar_sizes_known);
+	pa_lspci_text_clear(&t);
+}
+
+/*
+ * Where lspci said each region sits (pciutils' show_bases()): the kernel's
+ * address when lspci read sysfs, a VF's "[virtual]" one too (its
+ * registers read 0), a "[disabled]" one (placed, not decoding); none for
+ * "<unassigned>", "<ignored>" (the kernel dropped the firmware's) and
+ * "<broken-64-bit-slot>". The type as printed.
+ */
+static void region_places(void **state)
+{
+	static const char text[] =
+		"01:00.1 3D controller: NVIDIA Corporation Device 2331 (rev a1)\n"
+		"\tRegion 0: Memory at 38000000000 (64-bit, prefetchable) [virtual] [size=64G]\n"
+		"\tRegion 2: Memory at f6000000 (32-bit, non-prefetchable) [disabled] [size=16M]\n"
+		"\tRegion 3: Memory at <unassigned> (64-bit, prefetchable) [size=8G]\n"
+		"\tRegion 4: I/O ports at e000 [size=128]\n"
+		"\tRegion 5: Memory at <ignored> (32-bit, prefetchable) [size=1M]\n"
+		"\tCapabilities: [bcc v1] Single Root I/O Virtualization (SR-IOV)\n"
+		"\t\tRegion 1: Memory at 00000000c4600000 (64-bit, non-prefetchable)\n"
+		"\n"
+		"02:00.0 Non-Volatile memory controller: Device 1b36:0010\n"
+		"\tRegion 5: Memory at <broken-64-bit-slot> (64-bit, non-prefetchable) [size=16K]\n";
+	const struct pa_lspci_place *p;
+	struct pa_lspci_text t;
+
+	(void)state;
+	normalise(text, &t);
+	assert_int_equal(t.nfacts, 2);
+	assert_true(t.facts[0].bar_sizes_known);
+	p = t.facts[0].bar_place;
+	assert_true(p[0].has_start);
+	assert_int_equal(p[0].start, 0x38000000000ull);
+	assert_int_equal(p[0].flags, PCIEAUDIT_BAR_F_MEM | PCIEAUDIT_BAR_F_MEM64 |
+			 PCIEAUDIT_BAR_F_PREFETCH);
+	/* Region 1 is the SR-IOV capability's, not the function's. */
+	assert_false(p[1].has_start);
+	assert_int_equal(p[1].flags, 0);
+	assert_true(p[2].has_start);
+	assert_int_equal(p[2].start, 0xf6000000);
+	assert_int_equal(p[2].flags, PCIEAUDIT_BAR_F_MEM);
+	assert_false(p[3].has_start);
+	assert_true(t.facts[0].bar_unassigned[3]);
+	assert_int_equal(p[3].flags, PCIEAUDIT_BAR_F_MEM | PCIEAUDIT_BAR_F_MEM64 |
+			 PCIEAUDIT_BAR_F_PREFETCH);
+	assert_true(p[4].has_start);
+	assert_int_equal(p[4].start, 0xe000);
+	assert_int_equal(p[4].flags, PCIEAUDIT_BAR_F_IO);
+	assert_false(p[5].has_start);
+	assert_true(t.facts[0].bar_unassigned[5]);
+	assert_int_equal(p[5].flags, PCIEAUDIT_BAR_F_MEM | PCIEAUDIT_BAR_F_PREFETCH);
+	assert_false(t.facts[1].bar_place[5].has_start);
 	pa_lspci_text_clear(&t);
 }
 
@@ -1031,6 +1091,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(quoted_mail),
 		cmocka_unit_test(verbose_one_v),
+		cmocka_unit_test(region_places),
 		cmocka_unit_test(vvv_root_port),
 		cmocka_unit_test(vvv_rebar_ats),
 		cmocka_unit_test(vvv_names),

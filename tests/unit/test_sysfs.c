@@ -610,6 +610,45 @@ static void sysfs_mount(void **state)
 	remove_tree();
 }
 
+/*
+ * A resource file's six BAR lines (drivers/pci/pci-sysfs.c resource_show():
+ * start, end, flags; a real H200 VM guest's 64-bit prefetchable flags
+ * 0x14220c): starts and types as the kernel has them, none for an
+ * IORESOURCE_UNSET one, false for a file cut short.
+ */
+static void resource_bars(void **state)
+{
+	static const char text[] =
+		"0x00000000fd000000 0x00000000fdffffff 0x0000000000040200\n"
+		"0x0000100000000000 0x0000103fffffffff 0x000000000014220c\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000000000000000 0x00000001ffffffff 0x000000002014220c\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x000000000000e000 0x000000000000e07f 0x0000000000040101\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n";
+	struct pa_sysfs_bar b[PA_MAX_BARS];
+
+	(void)state;
+	assert_true(pa_sysfs_resource_bars(text, b));
+	assert_true(b[0].has_start);
+	assert_int_equal(b[0].start, 0xfd000000);
+	assert_int_equal(b[0].size, 16u << 20);
+	assert_int_equal(b[0].flags, PCIEAUDIT_BAR_F_MEM);
+	assert_int_equal(b[1].start, 0x100000000000ull);
+	assert_int_equal(b[1].size, 256ull << 30);
+	assert_int_equal(b[1].flags, PCIEAUDIT_BAR_F_MEM | PCIEAUDIT_BAR_F_MEM64 |
+			 PCIEAUDIT_BAR_F_PREFETCH);
+	assert_int_equal(b[2].size, 0);
+	assert_false(b[2].has_start);
+	assert_true(b[3].unassigned);
+	assert_false(b[3].has_start);
+	assert_int_equal(b[3].size, 8ull << 30);
+	assert_int_equal(b[5].start, 0xe000);
+	assert_int_equal(b[5].flags, PCIEAUDIT_BAR_F_IO);
+	assert_false(pa_sysfs_resource_bars(text + 57 * 2, b));
+	assert_false(pa_sysfs_resource_bars("", b));
+}
+
 /* model_strict RELEASE: info.iommu_strict of the tree with plain "DMA"
  * groups, read as if from a kernel of that release (NULL: unknown). */
 static uint32_t model_strict(const char *release)
@@ -765,6 +804,7 @@ int main(void)
 		cmocka_unit_test(h200_config),
 		cmocka_unit_test(h200_model),
 		cmocka_unit_test(sysfs_mount),
+		cmocka_unit_test(resource_bars),
 		cmocka_unit_test(dma_strict_needs_dma_fq),
 		cmocka_unit_test(module_report_gets_sysfs_iommu),
 		cmocka_unit_test(nothing_there),

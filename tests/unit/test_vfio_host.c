@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/pci_regs.h>
 #include <linux/pcieaudit.h>
 
@@ -23,6 +24,7 @@
 #include "vfio_facts.h"
 #include "vfio_plan.h"
 #include "exitcodes.h"
+#include "load.h"
 
 #define RP	{ 0, 0x00, 0x08 }	/* 00:01.0 */
 #define EP	{ 0, 0x01, 0x00 }	/* 01:00.0 */
@@ -460,6 +462,328 @@ static void test_bars(void **state)
 	done(&rep, &c);
 }
 
+/* ---- A VF's BARs: the kernel's places ------------------------------------ */
+
+/*
+ * An SR-IOV GPU and two of its VFs below it, as sysfs (and lspci) show
+ * them. A VF's BAR registers read 0 and its Vendor and Device IDs 0xffff
+ * (SR-IOV; the real QEMU NVMe VFs of tests/fixtures/vm-runs/passthrough
+ * read so): the kernel places each VF BAR at the PF's VF BAR plus the VF's
+ * index times its size, and says so in the VF's resource file and in
+ * lspci's "[virtual]" regions.
+ */
+#define GPU_PF		"0000:01:00.0"
+#define GPU_VF1		"0000:01:00.1"
+#define GPU_VF2		"0000:01:00.2"
+#define GPU_BAR0	0x6000000000ull		/* the PF's own BAR 0, 64 MiB */
+#define RES_PF64	0x14220cull	/* IORESOURCE_MEM|PREFETCH|MEM_64|SIZEALIGN */
+
+static void gpu_config(uint8_t *cfg, bool vf, uint64_t vf_bar)
+{
+	memset(cfg, 0, 4096);
+	test_put16(cfg, PCI_VENDOR_ID, vf ? 0xffff : 0x10de);
+	test_put16(cfg, PCI_DEVICE_ID, vf ? 0xffff : 0x2330);
+	test_put32(cfg, PCI_CLASS_REVISION, 0x030200a1);
+	test_put16(cfg, PCI_STATUS, PCI_STATUS_CAP_LIST);
+	cfg[PCI_CAPABILITY_LIST] = 0x60;
+	cfg[0x60] = PCI_CAP_ID_EXP;
+	test_put16(cfg, 0x60 + PCI_EXP_FLAGS, 2 | PCI_EXP_TYPE_ENDPOINT << 4);
+	if (vf)
+		return;
+	test_put16(cfg, PCI_COMMAND, PCI_COMMAND_MEMORY);
+	test_put32(cfg, PCI_BASE_ADDRESS_0, (uint32_t)GPU_BAR0 | 0xc);
+	test_put32(cfg, PCI_BASE_ADDRESS_1, (uint32_t)(GPU_BAR0 >> 32));
+	test_put32(cfg, 0x100, PCI_EXT_CAP_ID_SRIOV | 1u << 16);
+	test_put16(cfg, 0x100 + PCI_SRIOV_CTRL,
+		   PCI_SRIOV_CTRL_VFE | PCI_SRIOV_CTRL_MSE);
+	test_put16(cfg, 0x100 + PCI_SRIOV_INITIAL_VF, 2);
+	test_put16(cfg, 0x100 + PCI_SRIOV_TOTAL_VF, 2);
+	test_put16(cfg, 0x100 + PCI_SRIOV_NUM_VF, 2);
+	test_put16(cfg, 0x100 + PCI_SRIOV_VF_OFFSET, 1);
+	test_put16(cfg, 0x100 + PCI_SRIOV_VF_STRIDE, 1);
+	test_put32(cfg, 0x100 + PCI_SRIOV_BAR, (uint32_t)vf_bar | 0xc);
+	test_put32(cfg, 0x100 + PCI_SRIOV_BAR + 4, (uint32_t)(vf_bar >> 32));
+}
+
+static void put_file(const char *root, const char *bdf, const char *name,
+		     const void *data, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/devices/%s/%s", root, bdf, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+static void put_text(const char *root, const char *bdf, const char *name,
+		     const char *text)
+{
+	put_file(root, bdf, name, text, strlen(text));
+}
+
+/* A resource file as drivers/pci/pci-sysfs.c resource_show() writes it,
+ * "0x%016llx 0x%016llx 0x%016llx" a line: the 6 BARs, the ROM, the 6 IOV
+ * BARs (CONFIG_PCI_IOV); only BAR 0 and IOV BAR 0 (line 7) hold one. */
+static void put_resource(const char *root, const char *bdf, uint64_t bar0,
+			 uint64_t size0, uint64_t iov0, uint64_t iov_size)
+{
+	char text[13 * 60], *p = text;
+
+	for (int i = 0; i < 13; i++) {
+		uint64_t start = i == 0 ? bar0 : i == 7 ? iov0 : 0;
+		uint64_t size = i == 0 ? size0 : i == 7 ? iov_size : 0;
+
+		p += sprintf(p, "0x%016llx 0x%016llx 0x%016llx\n",
+			     (unsigned long long)start,
+			     (unsigned long long)(size ? start + size - 1 : 0),
+			     size ? RES_PF64 : 0ull);
+	}
+	put_text(root, bdf, "resource", text);
+}
+
+/*
+ * A --sysfs copy (the fixture layout, sysread.h) of the PF and its two
+ * VFs, each VF bound to vfio-pci: VF BARs of vf_size from vf_bar. VF1
+ * has its resource file; VF2, as a copy that left it out, has none.
+ */
+static void vf_tree(char *root, uint64_t vf_bar, uint64_t vf_size)
+{
+	static const char *const bdfs[] = { GPU_PF, GPU_VF1, GPU_VF2 };
+	static uint8_t cfg[4096];
+	char cmd[256], path[128];
+
+	assert_non_null(mkdtemp(root));
+	for (int i = 0; i < 3; i++) {
+		snprintf(cmd, sizeof(cmd), "mkdir -p %s/devices/%s", root, bdfs[i]);
+		assert_int_equal(system(cmd), 0);
+		gpu_config(cfg, i > 0, vf_bar);
+		put_file(root, bdfs[i], "config", cfg, sizeof(cfg));
+		snprintf(path, sizeof(path), "pci0000:00/%s\n", bdfs[i]);
+		put_text(root, bdfs[i], "sysfs_path", path);
+		put_text(root, bdfs[i], "vendor", "0x10de\n");
+		put_text(root, bdfs[i], "device", i ? "0x2331\n" : "0x2330\n");
+		put_text(root, bdfs[i], "class", "0x030200\n");
+		put_text(root, bdfs[i], "driver", i ? "vfio-pci\n" : "nvidia\n");
+		snprintf(path, sizeof(path), "%d\n", 20 + i);
+		put_text(root, bdfs[i], "iommu_group", path);
+		put_text(root, bdfs[i], "iommu_group_type", "DMA-FQ\n");
+		if (i)
+			put_text(root, bdfs[i], "physfn", GPU_PF "\n");
+	}
+	put_resource(root, GPU_PF, GPU_BAR0, 64ull << 20, vf_bar, 2 * vf_size);
+	put_resource(root, GPU_VF1, vf_bar, vf_size, 0, 0);
+}
+
+static void remove_root(const char *root)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+static struct pa_device *at(struct pa_report *rep, const char *bdf)
+{
+	struct pa_addr a;
+
+	assert_int_equal(pa_bdf_parse(bdf, &a), 0);
+	return (struct pa_device *)pa_report_find(rep, &a);
+}
+
+/* VF1's BAR 0 as the kernel placed it: 64-bit prefetchable at start. */
+static void kernel_place(const struct pa_device *vf, uint64_t size,
+			 uint64_t start)
+{
+	assert_non_null(vf);
+	assert_true(vf->caps_known);
+	assert_false(vf->bars_unknown);
+	assert_int_equal(vf->nbars, 1);
+	assert_int_equal(vf->bars[0].index, 0);
+	assert_int_equal(vf->bars[0].size, size);
+	assert_int_equal(vf->bars[0].flags, PF64);
+	assert_true(vf->bars[0].has_start);
+	assert_int_equal(vf->bars[0].start, start);
+}
+
+/* --sysfs: VF1's place from its resource file, above 4 GiB; VF2's BARs
+ * unknown (no resource, and its registers read 0): no finding for
+ * either. Placed below 4 GiB by the kernel, VF1 has one. */
+static void test_vf_bars_sysfs(void **state)
+{
+	struct pa_load l = { 0 };
+	struct pa_report rep;
+	struct pa_error e = { 0 };
+	struct pa_check c;
+	char root[] = "/tmp/pa-vfbar-XXXXXX";
+
+	(void)state;
+	vf_tree(root, 0x8000000000ull, 64ull << 30);
+	l.sysfs = root;
+	assert_int_equal(pa_load_report(&l, &rep, &e), 0);
+	kernel_place(at(&rep, GPU_VF1), 64ull << 30, 0x8000000000ull);
+	assert_int_equal(pa_vfio_bar_place(&at(&rep, GPU_VF1)->bars[0]),
+			 PA_VFIO_BAR_ABOVE);
+	assert_true(at(&rep, GPU_VF2)->bars_unknown);
+	run(&rep, &c);
+	want(&c, PA_VFIO_BAR_BELOW_4G, 0, PA_RULE_RAN);
+	assert_non_null(strstr(c.note[PA_VFIO_BAR_BELOW_4G], "some unknown"));
+	done(&rep, &c);
+	remove_root(root);
+
+	/* 512 MiB VF BARs the kernel put at 0xc0000000: VF1's is below. */
+	strcpy(root, "/tmp/pa-vfbar-XXXXXX");
+	vf_tree(root, 0xc0000000ull, 512ull << 20);
+	assert_int_equal(pa_load_report(&l, &rep, &e), 0);
+	kernel_place(at(&rep, GPU_VF1), 512ull << 20, 0xc0000000ull);
+	run(&rep, &c);
+	want(&c, PA_VFIO_BAR_BELOW_4G, 1, PA_RULE_RAN);
+	assert_non_null(strstr(first(&c, PA_VFIO_BAR_BELOW_4G)->message,
+			       GPU_VF1));
+	done(&rep, &c);
+	remove_root(root);
+}
+
+/* A function as the module sends it: a VF with its PF, bound to
+ * vfio-pci, BAR 0's size and flags from the kernel's resource. */
+static void module_vf(struct pa_report *rep, uint8_t devfn, uint64_t size)
+{
+	struct pa_device *d;
+
+	test_add_dev(rep, &(struct test_dev){ .bus = 1, .devfn = devfn,
+		.up_bus = -1, .class = 0x030200, .numa = -1,
+		.pcie_type = PCI_EXP_TYPE_ENDPOINT,
+		.flags = PCIEAUDIT_DEV_F_VIRTFN });
+	d = &rep->devices[rep->ndevices - 1];
+	d->has_pf = true;
+	d->pf = (struct pa_addr){ 0, 1, 0 };
+	d->driver = strdup("vfio-pci");
+	d->caps_known = true;
+	d->bars[d->nbars++] = (struct pa_bar){ .index = 0, .size = size,
+					       .flags = PF64 };
+	d->has_iommu = true;
+	d->iommu.group = 20u + devfn;
+	pa_passthru_init(&d->pt);
+}
+
+/* Its groups, and the IOMMU translating. */
+static void module_groups(struct pa_report *rep)
+{
+	assert_int_equal(pa_report_groups_from_devices(rep), 0);
+	rep->info.iommu_def_mode = PCIEAUDIT_IOMMU_MODE_TRANSLATED;
+}
+
+/*
+ * Beside the module (pa_passthru_read()): VF1's place from its resource
+ * file; VF2's, without one, unknown: its zero register is no place. A
+ * VF BAR of 1 GiB at "0" would sit below 4 GiB; one of 64 GiB would not.
+ */
+static void test_vf_bars_module(void **state)
+{
+	static const uint64_t sizes[] = { 1ull << 30, 64ull << 30 };
+	struct pa_report rep;
+	struct pa_check c;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		char root[] = "/tmp/pa-vfbar-XXXXXX";
+
+		vf_tree(root, 0x8000000000ull, sizes[i]);
+		rep = (struct pa_report){ 0 };
+		module_vf(&rep, 1, sizes[i]);
+		module_vf(&rep, 2, sizes[i]);
+		module_groups(&rep);
+		assert_int_equal(pa_passthru_read(root, &rep), 0);
+		kernel_place(at(&rep, GPU_VF1), sizes[i], 0x8000000000ull);
+		assert_false(at(&rep, GPU_VF2)->bars[0].has_start);
+		assert_int_equal(pa_vfio_bar_place(&at(&rep, GPU_VF2)->bars[0]),
+				 PA_VFIO_BAR_UNKNOWN);
+		run(&rep, &c);
+		want(&c, PA_VFIO_BAR_BELOW_4G, 0, PA_RULE_RAN);
+		done(&rep, &c);
+
+		/* VF2 alone: its BARs' places are not in the input. */
+		rep = (struct pa_report){ 0 };
+		module_vf(&rep, 2, sizes[i]);
+		module_groups(&rep);
+		assert_int_equal(pa_passthru_read(root, &rep), 0);
+		run(&rep, &c);
+		want(&c, PA_VFIO_BAR_BELOW_4G, 0, PA_RULE_SKIPPED);
+		done(&rep, &c);
+		remove_root(root);
+	}
+}
+
+static void hex_dump(FILE *f, const uint8_t *cfg)
+{
+	for (unsigned int off = 0; off < 4096; off += 16) {
+		fprintf(f, off < 0x100 ? "%02x:" : "%03x:", off);
+		for (unsigned int k = 0; k < 16; k++)
+			fprintf(f, " %02x", cfg[off + k]);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+/*
+ * --lspci of lspci -vvv -xxxx: VF1 as lspci prints it reading sysfs
+ * (show_bases(): the resource's address and type, "[virtual]" as the
+ * registers read 0), VF2 as lspci -F prints it from a dump: no region,
+ * which is no answer. VF BARs of size (size_text as show_size() prints
+ * it) from vf_bar; findings VF1's vfio.bar-below-4g findings.
+ */
+static void lspci_vfs(uint64_t vf_bar, uint64_t size, const char *size_text,
+		      size_t findings)
+{
+	static uint8_t cfg[4096];
+	char path[] = "/tmp/pa-vfbar-XXXXXX";
+	struct pa_load l = { .lspci = path };
+	struct pa_report rep;
+	struct pa_error e = { 0 };
+	struct pa_check c;
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	assert_non_null(f);
+	gpu_config(cfg, false, vf_bar);
+	fprintf(f, "01:00.0 3D controller [0302]: NVIDIA Corporation GH100 [H100 SXM5 80GB] [10de:2330] (rev a1)\n"
+		"\tControl: I/O- Mem+ BusMaster+ SpecCycle- MemWINV- VGASnoop- ParErr- Stepping- SERR- FastB2B- DisINTx+\n"
+		"\tIOMMU group: 20\n"
+		"\tRegion 0: Memory at 6000000000 (64-bit, prefetchable) [size=64M]\n"
+		"\tKernel driver in use: nvidia\n");
+	hex_dump(f, cfg);
+	gpu_config(cfg, true, 0);
+	fprintf(f, "01:00.1 3D controller [0302]: NVIDIA Corporation Device [10de:2331] (rev a1)\n"
+		"\tControl: I/O- Mem- BusMaster- SpecCycle- MemWINV- VGASnoop- ParErr- Stepping- SERR- FastB2B- DisINTx-\n"
+		"\tIOMMU group: 21\n"
+		"\tRegion 0: Memory at %08llx (64-bit, prefetchable) [virtual] [size=%s]\n"
+		"\tKernel driver in use: vfio-pci\n",
+		(unsigned long long)vf_bar, size_text);
+	hex_dump(f, cfg);
+	fprintf(f, "01:00.2 3D controller [0302]: NVIDIA Corporation Device [10de:2331] (rev a1)\n"
+		"\tControl: I/O- Mem- BusMaster- SpecCycle- MemWINV- VGASnoop- ParErr- Stepping- SERR- FastB2B- DisINTx-\n"
+		"\tIOMMU group: 22\n"
+		"\tKernel driver in use: vfio-pci\n");
+	hex_dump(f, cfg);
+	fclose(f);
+	assert_int_equal(pa_load_report(&l, &rep, &e), 0);
+	unlink(path);
+	kernel_place(at(&rep, GPU_VF1), size, vf_bar);
+	assert_true(at(&rep, GPU_VF2)->bars_unknown);
+	run(&rep, &c);
+	want(&c, PA_VFIO_BAR_BELOW_4G, findings, PA_RULE_RAN);
+	done(&rep, &c);
+}
+
+static void test_vf_bars_lspci(void **state)
+{
+	(void)state;
+	lspci_vfs(0x8000000000ull, 64ull << 30, "64G", 0);
+	lspci_vfs(0xc0000000ull, 512ull << 20, "512M", 1);
+}
+
 /* ---- vfio.ids-not-bound -------------------------------------------------- */
 
 static void test_ids(void **state)
@@ -800,6 +1124,9 @@ int main(void)
 		cmocka_unit_test(test_reset),
 		cmocka_unit_test(test_sriov),
 		cmocka_unit_test(test_bars),
+		cmocka_unit_test(test_vf_bars_sysfs),
+		cmocka_unit_test(test_vf_bars_module),
+		cmocka_unit_test(test_vf_bars_lspci),
 		cmocka_unit_test(test_ids),
 		cmocka_unit_test(test_facts_parse),
 		cmocka_unit_test(test_snapshot_keeps),

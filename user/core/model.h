@@ -44,8 +44,11 @@ struct pa_bar {
 	bool resizable;			/* the rebar registers were read */
 	uint32_t rebar_cap;		/* bit n+4: 2^n MB supported */
 	uint32_t rebar_ctrl;		/* bits 13:8: current size, 2^n MB */
-	/* Where it is placed (configuration space or sysfs's resource);
-	 * the module does not send it. */
+	/* Where it is placed: the kernel's placement where the source has
+	 * it (sysfs's resource, the address lspci printed), else the BAR
+	 * register; never a VF's register, which reads 0 (SR-IOV), so a VF
+	 * without the kernel's answer has none. The module does not send
+	 * it. */
 	bool has_start;
 	uint64_t start;
 };

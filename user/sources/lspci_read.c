@@ -109,8 +109,13 @@ static void take(struct pa_lspci_facts *f, struct pa_sysfs_dev *d)
 	f->driver = f->numa_node = f->iommu_group = NULL;
 	d->bar_sizes_known = f->bar_sizes_known;
 	for (int b = 0; b < PA_MAX_BARS; b++) {
-		d->bar_size[b].size = f->bar_size[b];
-		d->bar_size[b].unassigned = f->bar_unassigned[b];
+		d->bar_size[b] = (struct pa_sysfs_bar){
+			.size = f->bar_size[b],
+			.unassigned = f->bar_unassigned[b],
+			.has_start = f->bar_place[b].has_start,
+			.start = f->bar_place[b].start,
+			.flags = f->bar_place[b].flags,
+		};
 	}
 }
 

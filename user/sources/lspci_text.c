@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/pcieaudit.h>
 
 #define CONFIG_MAX	4096
 #define LINE_BYTES	16
@@ -25,12 +26,14 @@ struct function {
 	bool verbose;
 	uint64_t bar_size[6];
 	bool bar_unassigned[6];
+	struct pa_lspci_place bar_place[6];
 	bool region_without_size;
 	/* lspci -v's regions, "Memory at ..." without "Region N:": in BAR
 	 * order, their numbers left to the configuration space. */
 	size_t nplain;
 	uint64_t plain_size[6];
 	bool plain_unassigned[6];
+	struct pa_lspci_place plain_place[6];
 	bool plain_without_size;
 	/* Past the first "Capabilities:" line: Region lines there are an
 	 * SR-IOV capability's VF BARs, not the function's. */
@@ -239,8 +242,42 @@ static uint64_t size_of(const char *p, const char *end)
 	return v;
 }
 
+/* The address and type of a region line (pa_lspci_place): lspci prints
+ * the address with at least 8 hex digits (4 for I/O), without 0x. */
+static void region_place(const char *p, const char *end,
+			 struct pa_lspci_place *out)
+{
+	const char *at;
+	uint64_t v = 0;
+	size_t n = 0;
+
+	*out = (struct pa_lspci_place){ 0 };
+	at = pa_lspci_within(p, end, "I/O ports at ");
+	if (at) {
+		out->flags = PCIEAUDIT_BAR_F_IO;
+		at += strlen("I/O ports at ");
+	} else {
+		at = pa_lspci_within(p, end, "Memory at ");
+		if (!at)
+			return;
+		out->flags = PCIEAUDIT_BAR_F_MEM;
+		if (pa_lspci_within(p, end, "(64-bit, "))
+			out->flags |= PCIEAUDIT_BAR_F_MEM64;
+		if (pa_lspci_within(p, end, ", prefetchable)"))
+			out->flags |= PCIEAUDIT_BAR_F_PREFETCH;
+		at += strlen("Memory at ");
+	}
+	while (at + n < end && n < 16 && isxdigit((unsigned char)at[n])) {
+		v = v << 4 | (uint64_t)(isdigit((unsigned char)at[n]) ?
+			at[n] - '0' : tolower((unsigned char)at[n]) - 'a' + 10);
+		n++;
+	}
+	out->has_start = n && (at + n == end || at[n] == ' ');
+	out->start = out->has_start ? v : 0;
+}
+
 /* "Region N: Memory at ... [size=S]": the BAR's size, or that the line
- * had none (lspci -F, which cannot size BARs). */
+ * had none (lspci -F, which cannot size BARs); its place. */
 static bool region_line(const char *p, const char *end, struct function *f)
 {
 	const char *at;
@@ -253,6 +290,7 @@ static bool region_line(const char *p, const char *end, struct function *f)
 	if (n >= 6)
 		return true;
 	f->verbose = true;
+	region_place(p, end, &f->bar_place[n]);
 	at = pa_lspci_within(p, end, "[size=");
 	if (!at) {
 		f->region_without_size = true;
@@ -291,6 +329,7 @@ static bool plain_region_line(const char *p, const char *end,
 		f->plain_size[f->nplain] = size_of(at + 6, end);
 	f->plain_unassigned[f->nplain] = pa_lspci_within(p, end, "<unassigned>") ||
 					 pa_lspci_within(p, end, "<ignored>");
+	region_place(p, end, &f->plain_place[f->nplain]);
 	f->nplain++;
 	return true;
 }
@@ -459,6 +498,8 @@ static int take_facts(struct functions *fs, struct pa_lspci_text *out)
 		memcpy(t->bar_size, f->bar_size, sizeof(t->bar_size));
 		memcpy(t->bar_unassigned, f->bar_unassigned,
 		       sizeof(t->bar_unassigned));
+		memcpy(t->bar_place, f->bar_place, sizeof(t->bar_place));
+		memcpy(t->plain_place, f->plain_place, sizeof(t->plain_place));
 		out->verbose |= f->verbose;
 		out->iommu_groups |= t->iommu_group != NULL;
 	}
@@ -562,9 +603,11 @@ bool pa_lspci_plain_regions(struct pa_lspci_facts *f, const uint8_t *config,
 		return false;
 	memset(f->bar_size, 0, sizeof(f->bar_size));
 	memset(f->bar_unassigned, 0, sizeof(f->bar_unassigned));
+	memset(f->bar_place, 0, sizeof(f->bar_place));
 	for (size_t r = 0; r < k; r++) {
 		f->bar_size[index[r]] = f->plain_size[r];
 		f->bar_unassigned[index[r]] = f->plain_unassigned[r];
+		f->bar_place[index[r]] = f->plain_place[r];
 	}
 	f->bar_sizes_known = true;
 	return true;

@@ -14,6 +14,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Where lspci -v said a region sits, and its type, as show_bases()
+ * prints them: "Memory at f6000000 (64-bit, prefetchable) [virtual]",
+ * "I/O ports at e000 [disabled]". Reading sysfs, lspci prints the
+ * kernel's resource: its start and flags, a VF's too ("[virtual]": the
+ * VF's registers read 0). No start for "<unassigned>", "<ignored>" and
+ * "<broken-64-bit-slot>".
+ */
+struct pa_lspci_place {
+	bool has_start;
+	uint64_t start;
+	uint32_t flags;		/* PCIEAUDIT_BAR_F_IO, _MEM, _PREFETCH, _MEM64 */
+};
+
 /* What lspci -v prints of a function beside its registers. */
 struct pa_lspci_facts {
 	char bdf[24];		/* "DDDD:BB:DD.F" */
@@ -33,12 +47,14 @@ struct pa_lspci_facts {
 	bool bar_sizes_known;
 	uint64_t bar_size[6];
 	bool bar_unassigned[6];
+	struct pa_lspci_place bar_place[6];
 	/* lspci -v's form, "Memory at ... [size=S]" without "Region N:":
 	 * nplain regions in BAR order, which the configuration space numbers
 	 * (pa_lspci_plain_regions()); 0 when none, or one lacked a size. */
 	size_t nplain;
 	uint64_t plain_size[6];
 	bool plain_unassigned[6];
+	struct pa_lspci_place plain_place[6];
 };
 
 struct pa_lspci_text {
@@ -88,7 +104,8 @@ bool pa_lspci_hex_row(const char *p, const char *end);
 /*
  * Numbers f's plain regions by the BARs of config (len bytes) as lspci
  * -v walked them: each BAR whose register is not zero, a 64-bit memory
- * BAR taking two. Sets bar_size[], bar_unassigned[] and bar_sizes_known
+ * BAR taking two. Sets bar_size[], bar_unassigned[], bar_place[] and
+ * bar_sizes_known
  * when the count matches; false, and f untouched, when it does not.
  */
 bool pa_lspci_plain_regions(struct pa_lspci_facts *f, const uint8_t *config,

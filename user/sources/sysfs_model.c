@@ -152,9 +152,26 @@ static void fill_from_config(const struct pa_config *c, struct pa_device *d)
 /* sysfs's resource file: "start end flags" a line, the six BARs first. */
 #define RES_IO		0x00000100	/* IORESOURCE_IO */
 #define RES_MEM		0x00000200	/* IORESOURCE_MEM */
+#define RES_PREFETCH	0x00002000	/* IORESOURCE_PREFETCH */
+#define RES_MEM_64	0x00100000	/* IORESOURCE_MEM_64 */
 #define RES_UNSET	0x20000000	/* IORESOURCE_UNSET: not assigned */
 
-static bool resource_sizes(const char *text, struct pa_sysfs_bar *out)
+/* A resource's flags as the module's read_bar_resources() maps them. */
+static uint32_t res_type(unsigned long long flags)
+{
+	uint32_t f;
+
+	if (flags & RES_IO)
+		return PCIEAUDIT_BAR_F_IO;
+	f = PCIEAUDIT_BAR_F_MEM;
+	if (flags & RES_PREFETCH)
+		f |= PCIEAUDIT_BAR_F_PREFETCH;
+	if (flags & RES_MEM_64)
+		f |= PCIEAUDIT_BAR_F_MEM64;
+	return f;
+}
+
+bool pa_sysfs_resource_bars(const char *text, struct pa_sysfs_bar *out)
 {
 	const char *p = text;
 
@@ -169,6 +186,9 @@ static bool resource_sizes(const char *text, struct pa_sysfs_bar *out)
 		if ((flags & (RES_IO | RES_MEM)) && end > start) {
 			out[i].size = end - start + 1;
 			out[i].unassigned = flags & RES_UNSET;
+			out[i].has_start = !out[i].unassigned;
+			out[i].start = out[i].has_start ? start : 0;
+			out[i].flags = res_type(flags);
 		}
 		p = strchr(p + n, '\n');
 		p = p ? p + 1 : NULL;
@@ -177,9 +197,44 @@ static bool resource_sizes(const char *text, struct pa_sysfs_bar *out)
 }
 
 /*
+ * Where BAR i sits: the kernel's placement where the source has it (the
+ * resource file, lspci's address); else the register, but not a VF's,
+ * which reads 0 whatever the kernel placed there (SR-IOV): unknown.
+ */
+static void bar_place(const struct pa_config *c, unsigned int i,
+		      const struct pa_sysfs_bar *src, bool vf, struct pa_bar *b)
+{
+	if (src->unassigned)
+		return;
+	if (src->has_start) {
+		b->has_start = true;
+		b->start = src->start;
+	} else if (!vf) {
+		b->has_start = true;
+		b->start = c->bar_regs[i].address;
+	}
+}
+
+/* A VF: sysfs's physfn link, or the Vendor ID a VF reads (0xffff under
+ * SR-IOV; the kernel shows the PF's in sysfs). */
+static bool is_vf(const struct pa_config *c, const struct pa_sysfs_dev *s)
+{
+	return s->physfn || c->vendor == 0xffff;
+}
+
+static bool any_sized(const struct pa_sysfs_bar *bars)
+{
+	for (int i = 0; i < PA_MAX_BARS; i++)
+		if (bars[i].size)
+			return true;
+	return false;
+}
+
+/*
  * ATS, device control and BARs from configuration space, as the module
  * sends them: registers from the bytes, BAR sizes from the source (the
- * bytes hold none). ATS lives in extended space: without it, unknown.
+ * bytes hold none), and the BARs' types and places from the source where
+ * it has the kernel's. ATS lives in extended space: without it, unknown.
  */
 static void fill_caps(const struct pa_config *c, const struct pa_sysfs_dev *s,
 		      struct pa_device *d)
@@ -199,11 +254,16 @@ static void fill_caps(const struct pa_config *c, const struct pa_sysfs_dev *s,
 	if (known)
 		memcpy(sizes, s->bar_size, sizeof(sizes));
 	else if (s->resource)
-		known = resource_sizes(s->resource, sizes);
+		known = pa_sysfs_resource_bars(s->resource, sizes);
 	/* A BAR the bytes place (a non-zero address) needs a size. */
 	for (unsigned int i = 0; known && i < c->nbar_regs; i++)
 		known = c->bar_regs[i].upper || !c->bar_regs[i].address ||
 			sizes[i].size;
+	/* lspci prints a region the registers or the kernel show: of a VF
+	 * read from a dump (-F), whose registers read 0, none. No region is
+	 * then no answer. */
+	if (known && s->bar_sizes_known && is_vf(c, s) && !any_sized(sizes))
+		known = false;
 	if (!known) {
 		d->bars_unknown = true;
 		return;
@@ -215,11 +275,11 @@ static void fill_caps(const struct pa_config *c, const struct pa_sysfs_dev *s,
 			continue;
 		b = &d->bars[d->nbars++];
 		*b = (struct pa_bar){ .index = (uint8_t)i, .size = sizes[i].size,
-				      .flags = c->bar_regs[i].flags };
+				      .flags = sizes[i].flags ? sizes[i].flags :
+					       c->bar_regs[i].flags };
 		if (sizes[i].unassigned)
 			b->flags |= PCIEAUDIT_BAR_F_UNASSIGNED;
-		b->has_start = !sizes[i].unassigned;
-		b->start = c->bar_regs[i].address;
+		bar_place(c, i, &sizes[i], is_vf(c, s), b);
 		b->resizable = c->rebar[i];
 		b->rebar_cap = c->rebar_cap[i];
 		b->rebar_ctrl = c->rebar_ctrl[i];

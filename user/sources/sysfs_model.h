@@ -31,6 +31,33 @@ enum pa_sysfs_attr {
 /* The attribute files' names, as sysfs spells them. */
 extern const char *const pa_sysfs_attr_names[PA_NATTRS];
 
+/*
+ * One BAR as the kernel placed it: a line of sysfs's resource file, or
+ * what lspci -v printed of it (from that file, where lspci read sysfs).
+ * The kernel's answer, where the source has it, wins over the BAR
+ * registers: a VF's read 0 (SR-IOV: its BARs are the PF's VF BARs plus
+ * the VF's share), and only the kernel says where it put them.
+ */
+struct pa_sysfs_bar {
+	uint64_t size;		/* 0: none */
+	/* IORESOURCE_UNSET; lspci's <unassigned> or <ignored> */
+	bool unassigned;
+	bool has_start;		/* false: the source gave no place */
+	uint64_t start;
+	/* PCIEAUDIT_BAR_F_IO, _MEM, _PREFETCH, _MEM64 as the kernel's
+	 * resource (or lspci's "(64-bit, prefetchable)") says; 0 when the
+	 * source gave no type: the registers' then. */
+	uint32_t flags;
+};
+
+/*
+ * The six BARs of a resource file's text ("0x%016llx 0x%016llx 0x%016llx"
+ * a line, drivers/pci/pci-sysfs.c resource_show()): sizes, starts and
+ * types. False, out undefined, when a line of the six is missing or
+ * malformed.
+ */
+bool pa_sysfs_resource_bars(const char *text, struct pa_sysfs_bar *out);
+
 /* One function's files; every string is NULL when the file was absent. */
 struct pa_sysfs_dev {
 	char *name;		/* the directory's name: the BDF */
@@ -47,10 +74,7 @@ struct pa_sysfs_dev {
 	 * or sysfs's resource file, as text. Without either they are unknown:
 	 * configuration space holds a BAR's type, not its size. */
 	bool bar_sizes_known;
-	struct pa_sysfs_bar {
-		uint64_t size;		/* 0: none */
-		bool unassigned;	/* lspci's <unassigned> or <ignored> */
-	} bar_size[PA_MAX_BARS];
+	struct pa_sysfs_bar bar_size[PA_MAX_BARS];
 	char *resource;
 	/* For VFIO: reset_method (5.15+), whether "reset" exists (-1: the
 	 * source cannot tell), sriov_numvfs. */

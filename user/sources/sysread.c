@@ -334,6 +334,37 @@ int pa_sysfs_read(const char *root, struct pa_sysfs *s, char *what,
 	return err;
 }
 
+/*
+ * The module sends sizes, not places: each BAR's start from the resource
+ * file, the kernel's placement; without it from the BAR register, except
+ * a VF's, which reads 0 wherever the kernel put it (SR-IOV): unknown.
+ */
+static void bar_places(const struct pa_config *c, const struct pa_sysfs_dev *s,
+		       struct pa_device *d)
+{
+	struct pa_sysfs_bar res[PA_MAX_BARS];
+	bool with_res = s->resource && pa_sysfs_resource_bars(s->resource, res);
+	bool vf = (d->flags & PCIEAUDIT_DEV_F_VIRTFN) || s->physfn ||
+		  c->vendor == 0xffff;
+
+	for (size_t i = 0; i < d->nbars; i++) {
+		struct pa_bar *b = &d->bars[i];
+
+		if (b->index >= c->nbar_regs ||
+		    (b->flags & PCIEAUDIT_BAR_F_UNASSIGNED))
+			continue;
+		if (with_res) {
+			/* A line without a place (the BAR released since
+			 * the module answered): unknown. */
+			b->has_start = res[b->index].has_start;
+			b->start = res[b->index].start;
+		} else if (!vf) {
+			b->has_start = true;
+			b->start = c->bar_regs[b->index].address;
+		}
+	}
+}
+
 /* One function's VFIO facts onto d, from the files read_device() read. */
 static int passthru_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 {
@@ -345,16 +376,7 @@ static int passthru_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 		return 0;
 	err = pa_passthru_fill(&c, s->resource, s->reset_method, s->reset_file,
 			       s->sriov_numvfs, &d->pt);
-	/* The module sends sizes, not places. */
-	for (size_t i = 0; i < d->nbars; i++) {
-		struct pa_bar *b = &d->bars[i];
-
-		if (b->index < c.nbar_regs &&
-		    !(b->flags & PCIEAUDIT_BAR_F_UNASSIGNED)) {
-			b->has_start = true;
-			b->start = c.bar_regs[b->index].address;
-		}
-	}
+	bar_places(&c, s, d);
 	return err;
 }
 
