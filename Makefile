@@ -123,8 +123,10 @@ stress: deps cli
 # Real corpus machines replayed inside Debian's 7.3 kernel (tests/replay):
 # pa_replay.ko makes a PCI domain of each capture; lspci, pcieaudit.ko and
 # the offline CLI are held to the kernel's enumeration and P2PDMA verdicts.
-# Its own boot, so in check-kernels; check's corpus-test holds the offline
-# CLI to the stored verdicts.
+# The machines.txt lines marked `check` replay in vm-test's p2p-noiommu boot
+# (make check); this, the `kernels` ones, in a boot of its own, so in
+# check-kernels; check's corpus-test holds the offline CLI to the stored
+# verdicts of all.
 .PHONY: replay-test
 replay-test: deps cli
 	@tests/vm/run-topology.sh tests/replay/replay.sh

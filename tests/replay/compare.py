@@ -1,39 +1,76 @@
 #!/usr/bin/env python3
-"""compare.py --cli CLI RESULTS | --cli CLI --offline [--write]
+"""compare.py --cli CLI [--when WHEN] RESULTS | --cli CLI --offline [--write]
+   | --list WHEN
 
-RESULTS (the replay guest's, tests/replay/replay.sh): for each replayed
-machine of machines.txt,
+RESULTS (a replay guest's: tests/replay/replay.sh's, or a topology's with
+TOPO_REPLAY, tests/vm/run-topology.sh): for each machine of machines.txt
+replayed there (--when: those of that WHEN; default kernels),
  - the domain's functions are the capture's (less the root buses mkblob.py
    drops), and lspci -xxxx in the guest, reading through the kernel, gives
    the capture's bytes except in the registers software writes; lspci -vvv's
    link, ACS, device capability and bus lines equal `lspci -F CAPTURE -vvv`;
- - pcieaudit.ko's verdict of every ordered pair (p2p-probe's map and
-   distance) agrees with the kernel's own pci_p2pdma_distance_many();
+ - the kernel's own pci_p2pdma_distance_many() answered every ordered pair
+   of the capture's endpoints (pairs=bridged: those below a bridge), and
+   pcieaudit.ko's verdict (p2p-probe's map and distance) agrees with it on
+   each;
  - the kernel's verdicts equal the stored ones (tests/fixtures/lspci/
    kernel-p2p/NAME.txt; --write stores them);
-and, with --offline too (make corpus-test, no guest): pcieaudit-cli's
-offline `topo --all --json --lspci CAPTURE` never contradicts a stored
-kernel verdict. A pair the CLI leaves without a verdict is counted with the
-reason, never a difference; a contradiction fails."""
+and, with --offline too (make corpus-test, no guest; every WHEN):
+pcieaudit-cli's offline `topo --all --json --lspci CAPTURE` never
+contradicts a stored kernel verdict. A pair the CLI leaves without a verdict
+is counted with the reason, never a difference; a contradiction fails. A
+machine whose capture= is absent (no ../shared) is skipped with a line
+saying so. --list WHEN prints "NAME CAPTURE PAIRS" per machine of WHEN
+(CAPTURE "-" where absent), for the shell that makes the blobs."""
 import argparse
 import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import mkblob  # noqa: E402
 
-CORPUS = os.path.join(HERE, '..', 'fixtures', 'lspci')
+TOP = os.path.dirname(os.path.dirname(HERE))
+CORPUS = os.path.normpath(os.path.join(HERE, '..', 'fixtures', 'lspci'))
 STORE = os.path.join(CORPUS, 'kernel-p2p')
 VVV = re.compile(r'^\s+(LnkCap|LnkSta|ACSCap|ACSCtl|DevCap|Bus):')
+CAPTURES = {}
 
 
-def machines():
+def machines(when=None):
+    """The machines of machines.txt (of WHEN, or all) in order; CAPTURES
+    gets each one's capture path and pairs mode."""
+    out = []
     with open(os.path.join(HERE, 'machines.txt'), encoding='utf-8') as fh:
-        return [m.strip() for m in fh if m.strip() and not m.startswith('#')]
+        for line in fh:
+            f = line.split('#', 1)[0].split()
+            if not f:
+                continue
+            opts = dict(o.split('=', 1) for o in f[2:])
+            if set(opts) - {'capture', 'pairs'} or opts.get('pairs', 'all') not in ('all', 'bridged'):
+                sys.exit(f'machines.txt: bad line: {line.strip()}')
+            path = os.path.normpath(os.path.join(TOP, opts['capture'])) if 'capture' in opts \
+                else os.path.join(CORPUS, f[1] + '.lspci')
+            CAPTURES[f[1]] = (path, opts.get('pairs', 'all'))
+            if when is None or f[0] == when:
+                out.append(f[1])
+    return out
+
+
+def capture(m):
+    return CAPTURES[m][0]
+
+
+def present(m):
+    """False, with a line saying so, where the capture is absent."""
+    if os.path.exists(capture(m)):
+        return True
+    print(f'{m}: SKIP: {os.path.relpath(capture(m), TOP)} absent (../shared not here)')
+    return False
 
 
 def bdf(dom, bus, devfn):
@@ -41,7 +78,7 @@ def bdf(dom, bus, devfn):
 
 
 def capture_funcs(m):
-    funcs, _ = mkblob.prune(mkblob.parse(os.path.join(CORPUS, m + '.lspci')))
+    funcs, _ = mkblob.prune(mkblob.parse(capture(m)))
     doms = sorted({f['domain'] for f in funcs})
     return funcs, {0x100 + i: d for i, d in enumerate(doms)}
 
@@ -101,10 +138,22 @@ def pairs_of(path):
     return res
 
 
+def lspci_text(m):
+    """A file of the capture's lspci text (of a log, its lspci section),
+    for lspci -F and the CLI's --lspci; the caller removes it."""
+    fd, tmp = tempfile.mkstemp(prefix=f'replay-{m}-', suffix='.lspci')
+    with os.fdopen(fd, 'w', encoding='utf-8') as fh:
+        fh.write(mkblob.read_capture(capture(m)))
+    return tmp
+
+
 def offline(cli, m):
-    out = subprocess.run([cli, 'topo', '--all', '--json', '--lspci',
-                          os.path.join(CORPUS, m + '.lspci')],
-                         capture_output=True, text=True, check=False)
+    tmp = lspci_text(m)
+    try:
+        out = subprocess.run([cli, 'topo', '--all', '--json', '--lspci', tmp],
+                             capture_output=True, text=True, check=False)
+    finally:
+        os.unlink(tmp)
     return {(p['a'], p['b']): p for p in json.loads(out.stdout)['p2p']}
 
 
@@ -147,8 +196,19 @@ def cli_vs_kernel(cli, m, kern, errs):
     return n
 
 
-def check_guest(cli, res, write, errs):
-    for m in machines():
+def endpoints(funcs, want, bridged):
+    """The functions p2p-probe asks about: those without a bus below them
+    (endpoints, and CardBus bridges, which no driver scans here); with
+    BRIDGED only those below a bridge."""
+    roots = {(d, b) for d, b, _ in mkblob.roots_of(funcs)}
+    return {k for k, f in want.items() if f['cfg'][0x0e] & 0x7f in (0, 2)
+            and not (bridged and (f['domain'], f['bus']) in roots)}
+
+
+def check_guest(cli, res, when, write, errs):
+    for m in machines(when):
+        if not present(m):
+            continue
         d = os.path.join(res, 'replay', m)
         if not os.path.isdir(d):
             errs.append(f'{m}: not replayed')
@@ -186,8 +246,12 @@ def check_guest(cli, res, write, errs):
             if g['len'] != w['len'] or diff:
                 errs.append(f'{m}: {k}: lspci in the guest: {g["len"]} bytes, differs at '
                             f'{",".join(f"{o:#x}" for o in diff[:8])}')
-        host = subprocess.run(['lspci', '-F', os.path.join(CORPUS, m + '.lspci'), '-vvv'],
-                              capture_output=True, text=True, check=False).stdout
+        tmp = lspci_text(m)
+        try:
+            host = subprocess.run(['lspci', '-F', tmp, '-vvv'],
+                                  capture_output=True, text=True, check=False).stdout
+        finally:
+            os.unlink(tmp)
         hv, gv = vvv_lines(host), vvv_lines(rd('lspci.txt'), dmap)
         nl = 0
         for k in want:
@@ -195,7 +259,7 @@ def check_guest(cli, res, write, errs):
                 errs.append(f'{m}: {k}: lspci -vvv: capture {hv.get(k)} guest {gv.get(k)}')
             nl += len(hv.get(k, []))
         # The kernel's verdicts, and pcieaudit.ko's beside them.
-        kern, mod_bad = {}, 0
+        kern, mod_bad, mod_unknown = {}, 0, 0
         pp = pairs_of(os.path.join(d, 'p2p.txt')) if os.path.exists(os.path.join(d, 'p2p.txt')) else {}
         for (p, c), kv in pp.items():
             if kv.get('kstatus') != 'answered':
@@ -206,10 +270,17 @@ def check_guest(cli, res, write, errs):
             kern[(a, b)] = kd
             mmap, mdist = kv.get('map'), kv.get('dist')
             if mmap in (None, '-', 'unknown'):
+                mod_unknown += 1
                 continue
             if (kd >= 0) != (mmap != 'not_supported') or (kd >= 0 and int(mdist) != kd):
                 mod_bad += 1
                 errs.append(f'{m}: {a} {b}: the kernel says {kd}, pcieaudit.ko {mmap} {mdist}')
+        # Every ordered pair of the capture's endpoints, answered.
+        ends = endpoints(funcs, want, CAPTURES[m][1] == 'bridged')
+        missing = {(a, b) for a in ends for b in ends if a != b} - set(kern)
+        if missing:
+            errs.append(f'{m}: {len(missing)} ordered pairs without the kernel\'s verdict, '
+                        f'such as {" ".join(sorted(missing)[0])}')
         if write:
             os.makedirs(STORE, exist_ok=True)
             with open(os.path.join(STORE, m + '.txt'), 'w', encoding='utf-8') as fh:
@@ -218,26 +289,48 @@ def check_guest(cli, res, write, errs):
                          'tests/replay/compare.py --write from the replay guest.\n')
                 for (a, b), kd in sorted(kern.items()):
                     fh.write(f'{a} {b} {kd}\n')
-        elif stored(m) is not None and stored(m) != kern:
-            errs.append(f'{m}: the kernel\'s verdicts differ from kernel-p2p/{m}.txt')
+        elif stored(m) is None:
+            errs.append(f'{m}: no kernel-p2p/{m}.txt (compare.py --write stores the kernel\'s verdicts)')
+        elif stored(m) != kern:
+            old = stored(m)
+            bad = sorted(k for k in set(old) | set(kern) if old.get(k) != kern.get(k))
+            errs.append(f'{m}: the kernel\'s verdicts differ from kernel-p2p/{m}.txt on {len(bad)} '
+                        f'pairs, such as {" ".join(bad[0])}: stored {old.get(bad[0])}, '
+                        f'kernel {kern.get(bad[0])}')
         n = cli_vs_kernel(cli, m, kern, errs)
-        print(f'{m}: {len(got)} functions, {nbytes} bytes changed by the kernel (writable '
-              f'registers), {nl} lspci -vvv lines equal; {len(pp)} pairs, {len(kern)} answered by '
-              f'the kernel ({sum(v >= 0 for v in kern.values())} supported), pcieaudit.ko differs '
-              f'on {mod_bad}; CLI offline agrees on {n["agree"]}, no verdict on '
-              f'{n["cli_unknown"]} {n["unknown_why"]}')
+        try:
+            t0, t1 = (float(x) for x in rd('uptime.txt').split())
+            secs = f'{t1 - t0:.1f} s'
+        except (OSError, ValueError):
+            secs = '? s'
+        print(f'{m}: {secs} in the guest; {len(got)} functions, {nbytes} bytes changed by the kernel '
+              f'(writable registers), {nl} lspci -vvv lines equal; {len(pp)} pairs, {len(kern)} '
+              f'answered by the kernel ({sum(v >= 0 for v in kern.values())} supported), '
+              f'pcieaudit.ko differs on {mod_bad}, unknown on {mod_unknown}; CLI offline agrees '
+              f'on {n["agree"]}, no verdict on {n["cli_unknown"]} {n["unknown_why"]}')
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--cli', required=True)
+    ap.add_argument('--cli')
     ap.add_argument('--offline', action='store_true')
     ap.add_argument('--write', action='store_true')
+    ap.add_argument('--when', default='kernels', choices=('check', 'kernels'))
+    ap.add_argument('--list', metavar='WHEN', choices=('check', 'kernels'))
     ap.add_argument('results', nargs='?')
     a = ap.parse_args()
+    if a.list:
+        for m in machines(a.list):
+            path, pairs = CAPTURES[m]
+            print(m, path if os.path.exists(path) else '-', pairs)
+        return 0
+    if not a.cli or not (a.offline or a.results):
+        ap.error('--cli CLI with --offline or RESULTS')
     errs = []
     if a.offline:
         for m in machines():
+            if not present(m):
+                continue
             kern = stored(m)
             if kern is None:
                 errs.append(f'{m}: no kernel-p2p/{m}.txt')
@@ -246,7 +339,7 @@ def main():
             print(f'{m}: {n["pairs"]} kernel verdicts, CLI offline agrees on {n["agree"]}, '
                   f'no verdict on {n["cli_unknown"]} {n["unknown_why"]}')
     else:
-        check_guest(a.cli, a.results, a.write, errs)
+        check_guest(a.cli, a.results, a.when, a.write, errs)
     for e in errs:
         print('DIFF', e)
     print(f'replay: {"FAIL" if errs else "PASS"} ({len(errs)} differences)')

@@ -1,7 +1,9 @@
 # shellcheck shell=dash
-# Sourced by a guest /init (busybox ash): replay_run DIR replays every blob
-# the image holds (build-initramfs.sh --bin puts pa_replay.ko, the blobs
-# NAME.parb and this file in /usr/bin) and records, per machine in
+# Sourced by a guest /init (busybox ash: tests/replay/init.sh, or
+# tests/vm/guest-init.sh after its own work): replay_run DIR replays every
+# blob the image holds (build-initramfs.sh --bin puts pa_replay.ko, the blobs
+# NAME.parb, NAME.bridged where machines.txt says pairs=bridged, and this
+# file in /usr/bin) and records, per machine in
 # DIR/NAME/: what insmod and rmmod said, the replayed functions, lspci
 # -vvv -xxxx, p2p-probe's pairs (pcieaudit.ko's verdict beside the
 # kernel's own pci_p2pdma_distance_many()), the CLI's JSON report and topo,
@@ -23,7 +25,14 @@ replay_run() {
 		for d in /sys/bus/pci/devices/01[0-9a-f][0-9a-f]:*; do
 			[ -e "$d" ] || continue
 			echo "${d##*/}" >>"$D/functions.txt"
-			[ -d "$d/pci_bus" ] || ends="$ends ${d##*/}"
+			[ -d "$d/pci_bus" ] && continue
+			# pairs=bridged: not the functions on a root bus.
+			if [ -e "/usr/bin/$n.bridged" ]; then
+				p=$(readlink -f "$d")
+				p=${p%/*}
+				case ${p##*/} in pci*) continue ;; esac
+			fi
+			ends="$ends ${d##*/}"
 		done
 		lspci -D -vvv -xxxx >"$D/lspci.txt" 2>&1
 		if [ -n "$ends" ]; then

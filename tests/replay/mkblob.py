@@ -2,12 +2,16 @@
 """mkblob.py CAPTURE OUT.bin [--domain-base N]: a corpus capture
 (lspci -xxx or -xxxx hex, with -v's region sizes where it has them) as the
 blob pa_replay.ko reads through request_firmware() (format in pa_replay.c).
+CAPTURE may also be an nvidia-bug-report log (gzip or not, as in
+../shared/fixtures/real-gpu-hosts/): its `lspci -nnDvvvxxxx` (or -xxx)
+section is the capture.
 
 Each capture domain becomes replay domain BASE + its index (default 0x100);
 its root buses are the buses no captured bridge leads to, each given the bus
 numbers up to the next root. Prints "CAPTURE-DOMAIN REPLAY-DOMAIN" lines,
 the map the comparison needs."""
 import argparse
+import gzip
 import re
 import struct
 import sys
@@ -18,9 +22,29 @@ SIZE = re.compile(r'^\s+(?:Region (\d)|(Expansion ROM)) .*\[(?:disabled\] \[)?si
 UNIT = {'': 1, 'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30, 'T': 1 << 40}
 
 
+# An nvidia-bug-report log names each section by its command line, after a
+# line of underscores.
+LOG_LSPCI = re.compile(r'^/\S*lspci -\S*D\S*xxx\S*\s*$')
+
+
+def read_capture(path):
+    """The text of CAPTURE: a gzip file decompressed; of an nvidia-bug-report
+    log, only its lspci -D...xxx(x) section."""
+    with open(path, 'rb') as fh:
+        raw = fh.read()
+    if raw[:2] == b'\x1f\x8b':
+        raw = gzip.decompress(raw)
+    text = raw.decode('utf-8', errors='replace')
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, ln in enumerate(lines) if LOG_LSPCI.match(ln)), None)
+    if start is None:
+        return text
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith('____')), len(lines))
+    return ''.join(lines[start + 1:end])
+
+
 def parse(path):
-    with open(path, encoding='utf-8', errors='replace') as fh:
-        return parse_text(fh.read(), path)
+    return parse_text(read_capture(path), path)
 
 
 def parse_text(text, path='-'):

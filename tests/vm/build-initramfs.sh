@@ -4,6 +4,7 @@
 #
 #   build-initramfs.sh [--kernel NAME --kernel-dir DIR --module KO]
 #                      [--init SCRIPT] [--prog SRC.c]... [--bin PATH]...
+#                      [--tag TAG]
 #
 # With --kernel, the image is for another kernel than the installed one (DIR
 # its directory from lib.sh's kernel_tree, KO pcieaudit.ko built against
@@ -12,7 +13,10 @@
 # its unpacked packages (DIR/root), decompressed for busybox.
 # --init replaces guest-init.sh as /init (suites other than the oracle's:
 # stress, fuzzing); --prog compiles a C file, linked with libnl-genl, into
-# /usr/bin/<name>; --bin copies a host binary and its libraries.
+# /usr/bin/<name>; --bin copies a host binary and its libraries. --tag
+# names the image apart (initramfs-KERNEL-TAG-KEY), so that an image with
+# other binaries than its kernel's plain one (a topology's TOPO_REPLAY) does
+# not delete that one, which other guests may be booting, as outdated.
 #
 # Cached: the output is named after a hash of every input (scripts, binaries,
 # libraries, modules, pcieaudit.ko, the CLI), so it is rebuilt exactly when
@@ -22,7 +26,7 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-KNAME='' KDIR='' INIT=$VM_DIR/guest-init.sh PROGS=() EXTRA_BINS=()
+KNAME='' KDIR='' INIT=$VM_DIR/guest-init.sh PROGS=() EXTRA_BINS=() TAG=''
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--kernel) KNAME=$2; shift 2 ;;
@@ -31,6 +35,7 @@ while [[ $# -gt 0 ]]; do
 	--init) INIT=$(realpath "$2"); shift 2 ;;
 	--prog) PROGS+=("$(realpath "$2")"); shift 2 ;;
 	--bin) EXTRA_BINS+=("$(realpath "$2")"); shift 2 ;;
+	--tag) TAG=$2; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
@@ -164,7 +169,7 @@ mkdir -p "$OUT_DIR"
 # One image per kernel flavour and init; the stock one keeps its plain name.
 INIT_TAG=
 [[ $INIT == "$VM_DIR/guest-init.sh" ]] || INIT_TAG=$(basename "$INIT" .sh)
-PREFIX=initramfs-${KNAME:+$KNAME-}${INIT_TAG:+$INIT_TAG-}
+PREFIX=initramfs-${KNAME:+$KNAME-}${INIT_TAG:+$INIT_TAG-}${TAG:+$TAG-}
 IMG=$OUT_DIR/$PREFIX$KEY.cpio.gz
 if [[ -s $IMG ]]; then
 	log "initramfs cached: ${IMG#"$REPO_ROOT"/}"

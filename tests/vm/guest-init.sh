@@ -548,5 +548,20 @@ for n in $(seq 1 $KLOG_N); do
 done >"$R/dmesg.txt"
 fact finished 1
 
+# Real machines inside the kernel (a topology's TOPO_REPLAY: build-initramfs
+# --bin put tests/replay/guest-replay.sh, pa_replay.ko and the blobs in
+# /usr/bin), after all of the above, whose kernel log is already cut: each
+# machine's PCI domain comes and goes with pa_replay.ko, its results under
+# replay/ for tests/replay/compare.py.
+if [ -f /usr/bin/guest-replay.sh ] && [ "$DEMO" = 0 ]; then
+	read -r up _ </proc/uptime
+	fact replay_start "$up"
+	# shellcheck disable=SC1091 # copied by build-initramfs.sh --bin
+	. /usr/bin/guest-replay.sh
+	replay_run "$R/replay"
+	read -r up _ </proc/uptime
+	fact replay_end "$up"
+fi
+
 # Ship the results: the host cuts the base64 out between the markers.
 guest_ship

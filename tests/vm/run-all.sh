@@ -170,6 +170,13 @@ for r in "${RUNS[@]}"; do
 	k=${r#* }
 	[[ $k == - ]] && k=$(own_kernel "${r% *}")
 	prepare_kernel "${k:--}"
+	# A topology replaying real machines (TOPO_REPLAY) on its own kernel:
+	# pa_replay.ko too (tests/replay/build.sh, cached like the module).
+	if [[ ${r#* } == - && -n $k && -n $(topo_field "$VM_DIR/topologies/${r% *}.sh" TOPO_REPLAY) ]]; then
+		s=$SECONDS
+		"$REPO_ROOT/tests/replay/build.sh" "$k" >/dev/null || die "pa_replay.ko for $k failed"
+		log "kernel $k: pa_replay.ko (${r% *}'s TOPO_REPLAY) ready in $((SECONDS - s))s"
+	fi
 done
 
 declare -A RESULT SECS

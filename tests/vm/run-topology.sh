@@ -40,6 +40,11 @@ fi
 #                 (run with the results directory as its last argument)
 #   TOPO_TIMEOUT  seconds before QEMU is killed (default 180)
 #   TOPO_SMP      guest CPUs (default 1)
+# and any topology TOPO_REPLAY=WHEN: the guest then also replays the real
+# machines of tests/replay/machines.txt marked WHEN (tests/replay/blobs.sh),
+# after its own work, and tests/replay/compare.py judges them after the
+# oracle (or TOPO_CHECK); on the topology's own kernel only (the stored
+# verdicts are its), not with --kernel.
 if [[ $1 == */* ]]; then
 	TOPO=$(realpath "$1")
 	NAME=$(basename "$TOPO" .sh)
@@ -50,16 +55,26 @@ fi
 [[ -f $TOPO ]] || die "no topology $TOPO"
 
 TOPO_DESC='' TOPO_CMDLINE='' TOPO_EXPECT=() TOPO_ARGS=() TOPO_MEM=768 TOPO_CPU=qemu64 TOPO_KERNEL=''
-TOPO_INIT='' TOPO_PROGS=() TOPO_BINS=() TOPO_CHECK=() TOPO_TIMEOUT='' TOPO_SMP=1
+TOPO_INIT='' TOPO_PROGS=() TOPO_BINS=() TOPO_CHECK=() TOPO_TIMEOUT='' TOPO_SMP=1 TOPO_REPLAY=''
 # shellcheck source=/dev/null
 . "$TOPO"
 if [[ -n $KERNEL_OVERRIDE ]]; then
+	if [[ -n $TOPO_REPLAY && $KERNEL_OVERRIDE != "$TOPO_KERNEL" ]]; then
+		log "$NAME@$KERNEL_OVERRIDE: no replay of real machines (their stored verdicts are ${TOPO_KERNEL:-stock}'s)"
+		TOPO_REPLAY=
+	fi
 	TOPO_KERNEL=$KERNEL_OVERRIDE
 	[[ $TOPO_KERNEL == stock ]] && TOPO_KERNEL=
 	NAME+=@$KERNEL_OVERRIDE
 fi
 [[ -n $TIMEOUT ]] || TIMEOUT=${TOPO_TIMEOUT:-180}
+REPLAY_CHECK=()
 IMG_ARGS=()
+if [[ -n $TOPO_REPLAY ]]; then
+	# shellcheck source-path=SCRIPTDIR source=../replay/blobs.sh
+	. "$REPO_ROOT/tests/replay/blobs.sh"
+	IMG_ARGS+=(--tag replay)
+fi
 [[ -z $TOPO_INIT ]] || IMG_ARGS+=(--init "$TOPO_INIT")
 for p in "${TOPO_PROGS[@]}"; do IMG_ARGS+=(--prog "$p"); done
 for b in "${TOPO_BINS[@]}"; do IMG_ARGS+=(--bin "$b"); done
@@ -209,9 +224,23 @@ elif [[ -r /boot/config-$KVER ]]; then
 	cp "/boot/config-$KVER" "$RES/results/kernel.config"
 fi
 
+# replay_check: the replayed machines (TOPO_REPLAY) judged, after the
+# topology's own check passed.
+replay_check() {
+	[[ ${#REPLAY_CHECK[@]} -gt 0 ]] || return 0
+	if "${REPLAY_CHECK[@]}" "$RES/results" >"$RES/replay.txt" 2>&1; then
+		cat "$RES/replay.txt"
+		return 0
+	fi
+	cat "$RES/replay.txt" >&2
+	log "FAIL $NAME: compare.py rejected the replayed machines (results in ${RES#"$REPO_ROOT"/}/results/replay)"
+	exit 1
+}
+
 if [[ ${#TOPO_CHECK[@]} -gt 0 ]]; then
 	if "${TOPO_CHECK[@]}" "$RES/results" >"$RES/oracle.txt" 2>&1; then
 		cat "$RES/oracle.txt"
+		replay_check
 		log "PASS $NAME (${elapsed}s${retried:+; $retried})"
 		exit 0
 	fi
@@ -229,6 +258,7 @@ if python3 "$VM_DIR/oracle.py" "${ORACLE_ARGS[@]}" >"$RES/oracle.txt" 2>&1; then
 		log "SKIP $NAME: independent data consistent; module/CLI not tested"
 		exit 77
 	fi
+	replay_check
 	log "PASS $NAME (${elapsed}s${retried:+; $retried})"
 	exit 0
 fi

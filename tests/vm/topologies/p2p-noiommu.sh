@@ -4,9 +4,15 @@
 # functions behind a PCIe-to-PCI bridge meet at that bridge. pa_acs_set
 # has the guest set P2P Request Redirect on one root port before the P2P
 # steps: the kernel and pcieaudit read the register live.
+# After its own work the guest replays the real machines of
+# tests/replay/machines.txt marked `check` (TOPO_REPLAY): pa_replay.ko makes
+# a PCI domain of each capture, judged by tests/replay/compare.py against
+# lspci and the kernel's own pci_p2pdma_distance_many(); the others replay
+# in make replay-test.
 TOPO_DESC="P2PDMA kernel, no IOMMU: 3-function endpoint below a root port whose ReqRedir is set at run time; 2-function endpoint below a root port without ACS; PCIe-to-PCI bridge with conventional devices; switch; RCiEPs"
 TOPO_KERNEL=7.3
 TOPO_NEEDS=(CONFIG_PCI_P2PDMA=y)
+TOPO_REPLAY=check
 TOPO_CMDLINE="pa_acs_set=0000:00:02.0=0004 pa_p2p_do=0000:01:00.0,0000:01:00.1,0000:00:04.0,0000:00:05.0"
 TOPO_EXPECT=(iommu=none p2pdma=1 cpu=not_zen switch=1 multifunction=1 rc_endpoint=1
 	pcie_to_pci_bridge=1 conventional=1 acs_off_root_port=1
