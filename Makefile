@@ -240,7 +240,8 @@ doc-test: deps cli
 # ../shared (tests/real_hosts.py, skipped without them). Then fleet over
 # 1,000 generated hosts with 20 planted outliers (tests/fleet, ~5 s), and
 # topo --svg and check --format html over every source, by structure and in
-# headless Chromium (tests/pictures, docs/pictures.md).
+# headless Chromium (tests/pictures, docs/pictures.md). Last, the libraries
+# each command maps, from the dynamic loader's log (tests/startup).
 .PHONY: corpus-test
 corpus-test: cli
 	@python3 tests/fixtures/lspci/compare.py
@@ -248,6 +249,7 @@ corpus-test: cli
 	@python3 tests/real_hosts.py || [ $$? = 77 ]
 	@python3 tests/fleet/fleet-test.py user/pcieaudit-cli
 	@python3 tests/replay/compare.py --cli user/pcieaudit-cli --offline
+	@tests/startup/libraries.sh user/pcieaudit-cli
 	@python3 tests/pictures/pictures-test.py
 
 # The debug test kernel builds in the background from the start, at low

@@ -224,7 +224,7 @@ static void auth(void **state)
 	assert_false(pa_web_equal("", "a"));
 	assert_int_equal(parse("basic_auth_users:\n  alice: " HASH_S3CRET "\n  bob: "
 			       HASH_OTHER "\n", &w, err, sizeof(err)), 0);
-	pa_web_auth_init(&a, &w);
+	assert_int_equal(pa_web_auth_init(&a, &w, err, sizeof(err)), 0);
 	assert_true(pa_web_auth_check(&a, "alice", "s3cret"));
 	assert_true(pa_web_auth_check(&a, "alice", "s3cret"));	/* cached */
 	assert_true(pa_web_auth_check(&a, "bob", "other"));

@@ -207,7 +207,16 @@ static int web_setup(const char *path)
 		fprintf(stderr, "%s: invalid --web-config %s: %s\n", PA_PROG, path, why);
 		return rc == -ENOMEM ? PA_EXIT_RUNTIME : PA_EXIT_BAD_INPUT;
 	}
-	pa_web_auth_init(&web_auth, &web);
+	rc = pa_web_auth_init(&web_auth, &web, why, sizeof(why));
+	if (rc == -EINVAL) {
+		fprintf(stderr, "%s: invalid --web-config %s: %s\n", PA_PROG, path, why);
+		return PA_EXIT_BAD_INPUT;
+	}
+	if (rc) {
+		fprintf(stderr, "%s: --web-config's basic_auth_users need libcrypt (%s): %s\n",
+			PA_PROG, PA_CRYPT_LIB, why);
+		return PA_EXIT_RUNTIME;
+	}
 	return PA_EXIT_OK;
 }
 

@@ -68,3 +68,17 @@ int pa_gnutls_open(struct pa_gnutls *g, char *why, size_t whylen)
 		((void **)g)[i] = sym[i];
 	return 0;
 }
+
+int pa_crypt_open(struct pa_crypt *c, char *why, size_t whylen)
+{
+	static const char *const names[] = { "crypt_rn", "crypt_checksalt" };
+	void *sym[sizeof(names) / sizeof(names[0])];
+
+	_Static_assert(sizeof(names) / sizeof(names[0]) == sizeof(*c) / sizeof(void *),
+		       "a name for every call");
+	if (lookup(PA_CRYPT_LIB, names, sizeof(names) / sizeof(names[0]), sym, why, whylen))
+		return -1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		((void **)c)[i] = sym[i];
+	return 0;
+}

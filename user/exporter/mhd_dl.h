@@ -7,6 +7,7 @@
 #define PA_MHD_DL_H
 
 #include <stddef.h>
+#include <crypt.h>
 #include <microhttpd.h>
 #include <gnutls/gnutls.h>
 
@@ -56,5 +57,18 @@ struct pa_gnutls {
 
 /* Fills g as pa_mhd_open() fills m. */
 int pa_gnutls_open(struct pa_gnutls *g, char *why, size_t whylen);
+
+/* libcrypt (libxcrypt), for basic_auth_users' bcrypt: opened only when
+ * the web configuration has users, so no other command maps it. */
+#ifndef PA_CRYPT_LIB
+#define PA_CRYPT_LIB "libcrypt.so.1"
+#endif
+
+struct pa_crypt {
+	__typeof__(&crypt_rn) crypt_rn;
+	__typeof__(&crypt_checksalt) crypt_checksalt;
+};
+
+int pa_crypt_open(struct pa_crypt *c, char *why, size_t whylen);
 
 #endif /* PA_MHD_DL_H */

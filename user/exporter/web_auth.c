@@ -1,15 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "web_auth.h"
 
-#include <crypt.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void pa_web_auth_init(struct pa_web_auth *a, const struct pa_web_config *w)
+int pa_web_auth_init(struct pa_web_auth *a, const struct pa_web_config *w,
+		     char *why, size_t whylen)
 {
 	*a = (struct pa_web_auth){ .w = w };
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_mutex_init(&a->bcrypt_lock, NULL);
+	if (!w->nusers)
+		return 0;
+	if (pa_crypt_open(&a->crypt, why, whylen))
+		return -ENOENT;
+	for (size_t u = 0; u < w->nusers; u++)
+		if (a->crypt.crypt_checksalt(w->users[u].value) != CRYPT_SALT_OK) {
+			snprintf(why, whylen, "basic_auth_users: %s: libcrypt refuses the hash's setting",
+				 w->users[u].name);
+			return -EINVAL;
+		}
+	return 0;
 }
 
 void pa_web_auth_clear(struct pa_web_auth *a)
@@ -32,7 +45,8 @@ bool pa_web_equal(const char *a, const char *b)
 }
 
 /* libcrypt's bcrypt of pass with hash as the setting, compared with hash. */
-static bool bcrypt_matches(const char *pass, const char *hash)
+static bool bcrypt_matches(const struct pa_crypt *c, const char *pass,
+			   const char *hash)
 {
 	struct crypt_data *data = calloc(1, sizeof(*data));
 	const char *out;
@@ -40,7 +54,7 @@ static bool bcrypt_matches(const char *pass, const char *hash)
 
 	if (!data)
 		return false;
-	out = crypt_rn(pass, hash, data, sizeof(*data));
+	out = c->crypt_rn(pass, hash, data, sizeof(*data));
 	ok = out && pa_web_equal(out, hash);
 	explicit_bzero(data, sizeof(*data));
 	free(data);
@@ -73,7 +87,7 @@ enum pa_web_auth_verdict pa_web_auth_check(struct pa_web_auth *a,
 	 */
 	if (pthread_mutex_trylock(&a->bcrypt_lock))
 		return PA_WEB_AUTH_BUSY;
-	ok = bcrypt_matches(pass, w->users[u < w->nusers ? u : 0].value) &&
+	ok = bcrypt_matches(&a->crypt, pass, w->users[u < w->nusers ? u : 0].value) &&
 	     u < w->nusers;
 	pthread_mutex_unlock(&a->bcrypt_lock);
 	if (ok) {

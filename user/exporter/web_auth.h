@@ -15,12 +15,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "mhd_dl.h"
 #include "web_config.h"
 
 #define PA_WEB_AUTH_CACHE 16
 
 struct pa_web_auth {
 	const struct pa_web_config *w;	/* not owned */
+	struct pa_crypt crypt;		/* NULL calls: no users */
 	pthread_mutex_t lock;		/* the cache: never held across a bcrypt */
 	pthread_mutex_t bcrypt_lock;	/* one bcrypt at a time */
 	struct {
@@ -30,7 +32,11 @@ struct pa_web_auth {
 	size_t next;			/* the slot replaced next */
 };
 
-void pa_web_auth_init(struct pa_web_auth *a, const struct pa_web_config *w);
+/* Opens libcrypt when w has users, and asks it whether each hash's
+ * setting is one it takes: 0, -ENOENT without libcrypt (dlerror's words
+ * in why), -EINVAL naming the user whose hash it refuses. */
+int pa_web_auth_init(struct pa_web_auth *a, const struct pa_web_config *w,
+		     char *why, size_t whylen);
 void pa_web_auth_clear(struct pa_web_auth *a);
 
 enum pa_web_auth_verdict {

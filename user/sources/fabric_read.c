@@ -9,6 +9,17 @@
 #include "kfd.h"
 #include "nvml.h"
 #include "sysread.h"
+#include "topo.h"
+
+/* NVML enumerates NVIDIA's PCI functions: with none in the tree it has
+ * nothing to say, and loading it costs a command 10 ms and more. */
+static bool any_nvidia(const struct pa_report *rep)
+{
+	for (size_t i = 0; i < rep->ndevices; i++)
+		if (rep->devices[i].vendor == PA_VENDOR_NVIDIA)
+			return true;
+	return false;
+}
 
 int pa_fabric_read(const char *root, struct pa_report *rep)
 {
@@ -26,8 +37,12 @@ int pa_fabric_read(const char *root, struct pa_report *rep)
 	}
 	pa_fabric_init(f);
 	/* NVML answers for this host, never for a copy of another's sysfs. */
-	err = live ? pa_nvml_read(f) :
-	      pa_source_set(&f->nvml, PA_SRC_NOT_READ, "not the running host");
+	if (!live)
+		err = pa_source_set(&f->nvml, PA_SRC_NOT_READ, "not the running host");
+	else if (!any_nvidia(rep))
+		err = pa_source_set(&f->nvml, PA_SRC_ABSENT, "no NVIDIA function in the PCI tree");
+	else
+		err = pa_nvml_read(f);
 	if (!err)
 		err = pa_kfd_read(root, f);
 	if (!err)
