@@ -372,6 +372,27 @@ SOURCE_PATH = re.compile(r"(?<![\w./-])((?:kmod|user/[a-z_]+)/[a-z0-9_]+\.[ch])(
 FILE_NAME = re.compile(r"(?<![\w./-])([a-z0-9_]+\.[ch])(?![\w])")
 
 
+def check_install_lines():
+    """Every apt-get line of the docs that installs the CLI's libraries
+    (one -dev package of CLI_DEPS) names them all: a reader who copies it
+    must be able to build the CLI."""
+    mk = read("Makefile")
+    m = re.search(r"^CLI_DEPS :=((?:.*\\\n)*.*)$", mk, re.M)
+    if not m:
+        fail("Makefile: no CLI_DEPS")
+        return
+    devs = [w for w in m.group(1).replace("\\", " ").split() if w.endswith("-dev")]
+    for doc in docs():
+        text = read(doc).replace("\\\n", " ")  # continued lines joined
+        for cmd in re.finditer(r"apt-get install[^\n]*", text):
+            words = cmd.group(0).split()
+            if not any(w in devs for w in words):
+                continue
+            missing = [d for d in devs if d not in words]
+            if missing:
+                fail(f"{doc}: an apt-get line that builds the CLI lacks {' '.join(missing)} (Makefile's CLI_DEPS)")
+
+
 def check_layout():
     """docs/layout.md's file lists against the tree, both ways."""
     _, blocks = prose_and_code(read("docs/layout.md"))
@@ -427,6 +448,7 @@ def main():
     check_guide()
     check_metrics()
     check_make()
+    check_install_lines()
     nlisted = check_layout()
     check_man_sections()
     if os.access(cli, os.X_OK):
@@ -438,7 +460,7 @@ def main():
         print(f"doc: {p}", file=sys.stderr)
     if problems:
         return 1
-    print(f"doc_check: links, {len(code_rules())} rules, exit codes, commands, guide, metrics, make targets, "
+    print(f"doc_check: links, {len(code_rules())} rules, exit codes, commands, guide, metrics, make targets, install lines, "
           f"layout ({nlisted} files), man sections, {ran} samples")
     return 0
 
