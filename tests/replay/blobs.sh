@@ -14,7 +14,7 @@ REPLAY_KO=$("$REPLAY_DIR/build.sh" "$TOPO_KERNEL") || die "pa_replay.ko for $TOP
 TOPO_BINS+=("$REPLAY_KO" "$REPLAY_DIR/guest-replay.sh")
 REPLAY_LIST=$(python3 "$REPLAY_DIR/compare.py" --list "$TOPO_REPLAY") || die "machines.txt unreadable"
 REPLAY_N=0
-while read -r m path pairs; do
+while read -r m path pairs acs; do
 	[[ -n $m ]] || continue
 	if [[ $path == - ]]; then
 		log "$NAME: replay of $m skipped: its capture is absent (../shared not here)"
@@ -26,6 +26,8 @@ while read -r m path pairs; do
 		: >"$REPLAY_OUT/$m.bridged"
 		TOPO_BINS+=("$REPLAY_OUT/$m.bridged")
 	fi
+	# acs=: the kernel configures that port's ACS as it enumerates the domain.
+	[[ $acs == - ]] || TOPO_CMDLINE+=" $acs"
 	REPLAY_N=$((REPLAY_N + 1))
 done <<<"$REPLAY_LIST"
 log "$NAME: replaying $REPLAY_N machines of tests/replay/machines.txt ($TOPO_REPLAY) after the guest's own work"

@@ -13,6 +13,8 @@ replayed there (--when: those of that WHEN; default kernels),
    of the capture's endpoints (pairs=bridged: those below a bridge), and
    pcieaudit.ko's verdict (p2p-probe's map and distance) agrees with it on
    each;
+ - with acs= (machines.txt), the kernel's log, lspci -xxxx in the guest
+   and pcieaudit.ko's report show the ACS Control pci=config_acs= set;
  - the kernel's verdicts equal the stored ones (tests/fixtures/lspci/
    kernel-p2p/NAME.txt; --write stores them);
 and, with --offline too (make corpus-test, no guest; every WHEN):
@@ -39,6 +41,9 @@ CORPUS = os.path.normpath(os.path.join(HERE, '..', 'fixtures', 'lspci'))
 STORE = os.path.join(CORPUS, 'kernel-p2p')
 VVV = re.compile(r'^\s+(LnkCap|LnkSta|ACSCap|ACSCtl|DevCap|Bus):')
 CAPTURES = {}
+# acs=DDDD:BB:DD.F=CTRL: the kernel sets that port's ACS Control to CTRL
+# (hex) from pci=config_acs= when it enumerates the replayed domain.
+ACS_OPT = re.compile(r'^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]=[0-9a-f]{4}$')
 
 
 def machines(when=None):
@@ -51,11 +56,16 @@ def machines(when=None):
             if not f:
                 continue
             opts = dict(o.split('=', 1) for o in f[2:])
-            if set(opts) - {'capture', 'pairs'} or opts.get('pairs', 'all') not in ('all', 'bridged'):
+            if set(opts) - {'capture', 'pairs', 'acs'} or opts.get('pairs', 'all') not in ('all', 'bridged') \
+                    or ('acs' in opts and not ACS_OPT.match(opts['acs'])):
                 sys.exit(f'machines.txt: bad line: {line.strip()}')
             path = os.path.normpath(os.path.join(TOP, opts['capture'])) if 'capture' in opts \
                 else os.path.join(CORPUS, f[1] + '.lspci')
-            CAPTURES[f[1]] = (path, opts.get('pairs', 'all'))
+            acs = None
+            if 'acs' in opts:
+                where, ctrl = opts['acs'].rsplit('=', 1)
+                acs = (where, int(ctrl, 16))
+            CAPTURES[f[1]] = (path, opts.get('pairs', 'all'), acs)
             if when is None or f[0] == when:
                 out.append(f[1])
     return out
@@ -78,7 +88,7 @@ def bdf(dom, bus, devfn):
 
 
 def capture_funcs(m):
-    funcs, _ = mkblob.prune(mkblob.parse(capture(m)))
+    funcs, _ = mkblob.prune(mkblob.parse_text(capture_text(m), capture(m)))
     doms = sorted({f['domain'] for f in funcs})
     return funcs, {0x100 + i: d for i, d in enumerate(doms)}
 
@@ -138,12 +148,71 @@ def pairs_of(path):
     return res
 
 
+def acs_pos(f):
+    """The offset of f's ACS extended capability, or None."""
+    cfg, pos = f['cfg'], 0x100
+    while f['len'] > 0x100 and 0x100 <= pos <= 0xff8:
+        h = int.from_bytes(cfg[pos:pos + 4], 'little')
+        if h in (0, 0xffffffff):
+            return None
+        if h & 0xffff == 0x0d:
+            return pos
+        pos = h >> 20
+    return None
+
+
+def capture_text(m):
+    """The capture's lspci text (of a log, its lspci section) as the kernel
+    leaves it: with acs=, that port's ACS Control as pci=config_acs= sets
+    it, in its hex dump."""
+    text = mkblob.read_capture(capture(m))
+    acs = CAPTURES[m][2]
+    if not acs:
+        return text
+    where, ctrl = acs
+    lines, cur, pos = text.splitlines(keepends=True), None, None
+    for f in mkblob.parse_text(text):
+        if bdf(f['domain'], f['bus'], f['devfn']) == where:
+            pos = acs_pos(f)
+    if pos is None:
+        sys.exit(f'machines.txt: {m}: acs={where}: no such function with ACS in the capture')
+    done = 0
+    for i, line in enumerate(lines):
+        h = mkblob.HDR.match(line)
+        if h:
+            cur = f'{int(h.group(1) or "0", 16):04x}:{h.group(2)}:{h.group(3)}.{h.group(4)}'
+            continue
+        r = mkblob.ROW.match(line)
+        if cur == where and r and int(r.group(1), 16) == pos & ~0xf:
+            b = r.group(2).split()
+            b[(pos + 6) & 0xf], b[(pos + 7) & 0xf] = f'{ctrl & 0xff:02x}', f'{ctrl >> 8:02x}'
+            lines[i] = f'{r.group(1)}: {" ".join(b)}\n'
+            done += 1
+    if done != 1:
+        sys.exit(f'machines.txt: {m}: acs={where}: its ACS Control not found in the hex dump')
+    return ''.join(lines)
+
+
+def config_acs(m):
+    """The pci=config_acs= argument for m's acs= (in the replayed domain,
+    0x100 on: capture_funcs()), or None."""
+    acs = CAPTURES[m][2]
+    if not acs:
+        return None
+    where, ctrl = acs
+    _, dmap = capture_funcs(m)
+    dom = next(r for r, d in dmap.items() if d == int(where[:4], 16))
+    # Bit 0 rightmost; '1' sets a bit, '0' clears it.
+    mask = format(ctrl, 'b').rjust(7, '0')
+    return f'pci=config_acs={mask}@{dom:04x}{where[4:]}'
+
+
 def lspci_text(m):
-    """A file of the capture's lspci text (of a log, its lspci section),
-    for lspci -F and the CLI's --lspci; the caller removes it."""
+    """A file of capture_text(m), for lspci -F and the CLI's --lspci; the
+    caller removes it."""
     fd, tmp = tempfile.mkstemp(prefix=f'replay-{m}-', suffix='.lspci')
     with os.fdopen(fd, 'w', encoding='utf-8') as fh:
-        fh.write(mkblob.read_capture(capture(m)))
+        fh.write(capture_text(m))
     return tmp
 
 
@@ -194,6 +263,33 @@ def cli_vs_kernel(cli, m, kern, errs):
             n['agree'] += 1
     n['unknown_why'] = why
     return n
+
+
+def acs_checks(m, d, dmap, want, got, errs):
+    """acs=: the kernel's pci=config_acs= as the kernel says it (its log),
+    as lspci reads it in the guest, and as pcieaudit.ko reports it."""
+    where, ctrl = CAPTURES[m][2]
+    rdom = next(r for r, c in dmap.items() if c == int(where[:4], 16))
+    there = f'{rdom:04x}{where[4:]}'
+    pos = acs_pos(want[where])
+    g = got.get(where)
+    val = int.from_bytes(g['cfg'][pos + 6:pos + 8], 'little') if g else None
+    if val != ctrl:
+        errs.append(f'{m}: {there}: ACS Control in the guest\'s lspci -xxxx '
+                    f'{val if val is None else hex(val)}, pci=config_acs= asked {ctrl:#06x}')
+    log = open(os.path.join(d, 'dmesg.txt'), encoding='utf-8', errors='replace').read()
+    if not re.search(rf'{re.escape(there)}: Configured ACS to {ctrl:#06x}', log):
+        errs.append(f'{m}: the kernel log lacks "{there}: Configured ACS to {ctrl:#06x}"')
+    try:
+        with open(os.path.join(d, 'report.json'), encoding='utf-8') as fh:
+            rep = json.load(fh)
+        mod = next((x.get('acs') or {} for x in rep['devices'] if x['bdf'] == there), {})
+    except (OSError, ValueError, KeyError) as e:
+        errs.append(f'{m}: pcieaudit.ko\'s report.json unreadable: {e}')
+        return
+    if mod.get('ctrl') != ctrl:
+        errs.append(f'{m}: {there}: pcieaudit.ko reports ACS Control {mod.get("ctrl")}, '
+                    f'the kernel configured {ctrl:#06x}')
 
 
 def endpoints(funcs, want, bridged):
@@ -247,6 +343,8 @@ def check_guest(cli, res, when, write, errs):
             if g['len'] != w['len'] or diff:
                 errs.append(f'{m}: {k}: lspci in the guest: {g["len"]} bytes, differs at '
                             f'{",".join(f"{o:#x}" for o in diff[:8])}')
+        if CAPTURES[m][2]:
+            acs_checks(m, d, dmap, want, got, errs)
         tmp = lspci_text(m)
         try:
             host = subprocess.run(['lspci', '-F', tmp, '-vvv'],
@@ -322,8 +420,9 @@ def main():
     a = ap.parse_args()
     if a.list:
         for m in machines(a.list):
-            path, pairs = CAPTURES[m]
-            print(m, path if os.path.exists(path) else '-', pairs)
+            path, pairs, _ = CAPTURES[m]
+            ca = config_acs(m) if os.path.exists(path) else None
+            print(m, path if os.path.exists(path) else '-', pairs, ca or '-')
         return 0
     if not a.cli or not (a.offline or a.results):
         ap.error('--cli CLI with --offline or RESULTS')
