@@ -380,10 +380,10 @@ if [ $HAVE = 1 ] && [ "$DEMO" = 0 ]; then
 	$T su -s /bin/sh -c "$CLI report" nobody >"$R/unprivileged.out" 2>&1
 	errpath unprivileged 5 $?
 	su -s /bin/sh -c id nobody >"$R/unprivileged-id.out" 2>&1
-	# Root without CAP_SYS_ADMIN but with CAP_NET_ADMIN (what
-	# GENL_ADMIN_PERM checks): sysfs needs CAP_SYS_ADMIN for config space
-	# beyond 64 bytes, so the module refuses too. The shell's capabilities
-	# go to no-sys-admin-caps.out.
+	# Root without CAP_SYS_ADMIN but with CAP_NET_ADMIN when it opens its
+	# socket: sysfs needs CAP_SYS_ADMIN for config space beyond 64 bytes,
+	# so the module refuses too. The shell's capabilities go to
+	# no-sys-admin-caps.out.
 	$T capsh --drop=cap_sys_admin --shell=/bin/sh -- -c \
 		"grep ^Cap /proc/self/status >$R/no-sys-admin-caps.out; exec $CLI report" \
 		>"$R/no-sys-admin.out" 2>&1
