@@ -8,9 +8,13 @@
  * Handlers hold pci_lock_rescan_remove() only within one call, never across
  * dump parts, so a reader that stops reading cannot block hot-plug.
  */
+#include <linux/capability.h>
+#include <linux/net.h>
 #include <linux/pci.h>
+#include <linux/user_namespace.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
+#include <net/sock.h>
 #include <linux/pcieaudit.h>
 
 #include "dev_facts.h"
@@ -26,28 +30,53 @@
 
 /* permission */
 
+/*
+ * Whether the request's socket was opened by a task holding @cap in the
+ * initial user namespace: the credentials the socket's file keeps from
+ * socket(2), whoever sends on it now. A socket without a file (a kernel
+ * socket) or no longer attached to one holds no capability.
+ */
+static bool pcieaudit_nl_opener_capable(const struct sk_buff *skb, int cap)
+{
+	const struct sock *sk = NETLINK_CB(skb).sk;
+	const struct socket *sock = sk ? READ_ONCE(sk->sk_socket) : NULL;
+	const struct file *file = sock ? READ_ONCE(sock->file) : NULL;
+
+	return file && file_ns_capable(file, &init_user_ns, cap);
+}
+
 /**
- * pcieaudit_nl_perm - whether a request's sender may read what we report
+ * pcieaudit_nl_perm - whether a request's socket may read what we report
  * @skb: the request (cb->skb in a dump)
  * @extack: for the user's error
  *
  * sysfs shows configuration space beyond the first 64 bytes only to
- * CAP_SYS_ADMIN, and ACS, Link Capabilities 2 and Link Control 2 are there.
- * Every op needs it, on top of the CAP_NET_ADMIN of GENL_ADMIN_PERM, which
- * genetlink checks before any handler. As for GENL_ADMIN_PERM, both the
- * socket's opener and the current task need it in the initial user
- * namespace. Call it first in every doit, and in a dump before any other
- * check and before anything is emitted.
+ * CAP_SYS_ADMIN, and ACS, Link Capabilities 2 and Link Control 2 are there;
+ * the family is administrative, so CAP_NET_ADMIN too. Both are asked of
+ * whoever opened the socket, in the initial user namespace, and of no one
+ * else: as for a file opened by root and handed on, the opener delegates.
+ * A daemon may open its socket as root, then drop every capability and
+ * its identity, and its requests still succeed; a task that lacks either
+ * capability when it opens its own socket is refused, whatever it gains
+ * later. sysfs's config file decides the same way, by its opener
+ * (pci_read_config()). So no op is GENL_ADMIN_PERM, which netlink_capable()
+ * would also ask of the sending task. Call it first in every doit, and in
+ * a dump before any other check and before anything is emitted.
  *
  * Return: 0, or -EPERM with an extack message.
  */
 int pcieaudit_nl_perm(const struct sk_buff *skb,
 		      struct netlink_ext_ack *extack)
 {
-	if (netlink_capable(skb, CAP_SYS_ADMIN))
-		return 0;
-	NL_SET_ERR_MSG(extack, "PCI configuration space needs CAP_SYS_ADMIN");
-	return -EPERM;
+	if (!pcieaudit_nl_opener_capable(skb, CAP_NET_ADMIN)) {
+		NL_SET_ERR_MSG(extack, "the socket's opener lacks CAP_NET_ADMIN");
+		return -EPERM;
+	}
+	if (!pcieaudit_nl_opener_capable(skb, CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG(extack, "PCI configuration space needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	return 0;
 }
 
 /* message builders */
@@ -668,16 +697,17 @@ static int group_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 /* genetlink setup */
 
 /*
- * GENL_ADMIN_PERM: the core refuses callers without CAP_NET_ADMIN. Every
- * handler then asks pcieaudit_nl_perm() for CAP_SYS_ADMIN too, as sysfs
- * does for the same registers: each doit first, each dump in
- * PCIEAUDIT_DUMP_START_EXTACK's .start or else its first .dumpit call.
+ * No op is GENL_ADMIN_PERM: the core would ask CAP_NET_ADMIN of the sending
+ * task as well as of the socket's opener. Every handler asks
+ * pcieaudit_nl_perm() instead, for CAP_NET_ADMIN and CAP_SYS_ADMIN of the
+ * opener alone: each doit first, each dump in PCIEAUDIT_DUMP_START_EXTACK's
+ * .start or else its first .dumpit call. Joining the monitor group is the
+ * core's check of the joining task (PCIEAUDIT_MCGRP_INIT()).
  */
 static const struct genl_ops pcieaudit_ops[] = {
 	{
 		.cmd = PCIEAUDIT_CMD_INFO_GET,
 		.doit = info_get_doit,
-		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = PCIEAUDIT_CMD_DEV_GET,
@@ -686,12 +716,10 @@ static const struct genl_ops pcieaudit_ops[] = {
 		.dumpit = dev_get_dumpit,
 		.policy = pcieaudit_dev_get_nl_policy,
 		.maxattr = ARRAY_SIZE(pcieaudit_dev_get_nl_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = PCIEAUDIT_CMD_GROUP_GET,
 		.dumpit = group_get_dumpit,
-		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = PCIEAUDIT_CMD_P2P_GET,
@@ -701,7 +729,6 @@ static const struct genl_ops pcieaudit_ops[] = {
 		.done = pcieaudit_nl_p2p_done,
 		.policy = pcieaudit_p2p_get_nl_policy,
 		.maxattr = ARRAY_SIZE(pcieaudit_p2p_get_nl_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
 	},
 };
 

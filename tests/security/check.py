@@ -15,10 +15,16 @@ What it holds the run to:
     summary, and no request that reached the family's ops failed without an
     extended-ack message (re-derived here from replies.tsv, not taken from
     the fuzzer's own count);
-  - privileges: nobody, root of a user namespace and the rootless
-    combination get EPERM on every op and the CLI exits 5 saying so; a new
-    network namespace cannot even find the family, and the CLI exits 4
-    saying that the family is not reachable from this network namespace;
+  - privileges, asked of the socket's opener alone (kmod/netlink.c,
+    pcieaudit_nl_perm()): nobody, root of a user namespace and the rootless
+    combination get EPERM on every op, from the module with its extack
+    message, never from the core (no op is GENL_ADMIN_PERM), and the CLI
+    exits 5 saying so; a socket opened by root answers every op after its
+    process became nobody with no capability (CapEff, CapPrm, CapBnd 0,
+    NoNewPrivs 1); a socket opened without effective capabilities is
+    refused even when root sends on it; a new network namespace cannot even
+    find the family, and the CLI exits 4 saying that the family is not
+    reachable from this network namespace;
   - configuration space of every function is byte for byte what it was
     before any operation, except bytes that changed between the baseline
     snapshots taken with no operation at all;
@@ -32,7 +38,9 @@ What it holds the run to:
     joining the group as root works, as nobody or root of a user namespace
     gives EPERM where the kernel's genetlink.h has GENL_MCAST_CAP_SYS_ADMIN
     (PA_GENL_HEADER names it; run-nlfuzz.sh sets it), and events carry
-    register values exactly where joining needs privilege.
+    register values exactly where joining needs privilege; a membership
+    joined as root outlives the drop to nobody, and joining again as nobody
+    gets the core's answer to nobody.
 """
 import os
 import re
@@ -89,6 +97,8 @@ def kmod_text():
 
 
 EPERM = "Operation not permitted"
+# kmod/netlink.c's refusals: the opener lacks a capability.
+NET_ADMIN_MSG = "the socket's opener lacks CAP_NET_ADMIN"
 EINVAL = "Invalid argument"
 ENOENT = "No such file or directory"
 EOPNOTSUPP = "Operation not supported"
@@ -98,6 +108,10 @@ OPS = ["INFO_GET do", "INFO_GET dump", "DEV_GET do", "DEV_GET dump",
 ROOT_OPS = {op: "ok" for op in OPS}
 ROOT_OPS["INFO_GET dump"] = EOPNOTSUPP
 ROOT_OPS["GROUP_GET do"] = EOPNOTSUPP
+# What a socket opened without the capabilities gets: the module's EPERM,
+# after the core's EOPNOTSUPP for the ops the family lacks (no op is
+# GENL_ADMIN_PERM, whose check came first).
+UNPRIV_OPS = {op: EOPNOTSUPP if ROOT_OPS[op] == EOPNOTSUPP else EPERM for op in OPS}
 
 
 class Checker:
@@ -226,13 +240,24 @@ class Checker:
             self.fail(f"{rel}/failures.txt: {fails.strip().splitlines()[0]}")
         if not unpriv:
             self.ext_core, self.ext_module = ext_core, ext_module
+        # No op is GENL_ADMIN_PERM: the core never refuses for privilege.
+        if int(s.get("core_noext_EPERM", 0)):
+            self.fail(f"{rel}: {s['core_noext_EPERM']} requests refused with EPERM by the "
+                      f"genetlink core: an op is GENL_ADMIN_PERM again")
         if unpriv:
-            # As nobody, nothing may get past GENL_ADMIN_PERM.
-            if counts["answered"] or counts["module_ext"]:
-                self.fail(f"{rel}: unprivileged requests reached the family's ops "
-                          f"({counts['answered']} answered, {counts['module_ext']} refused by it)")
-            if int(s.get("core_noext_EPERM", 0)) == 0:
-                self.fail(f"{rel}: no request was refused with EPERM")
+            # As nobody, nothing is answered: what the core's checks let
+            # through, the module refuses with EPERM and its message.
+            eperm = sum(1 for f in lines if len(f) >= 7 and f[2] in ("do", "dump")
+                        and f[4] == "1" and f[5] == "1")
+            if counts["answered"]:
+                self.fail(f"{rel}: {counts['answered']} unprivileged requests answered")
+            if not eperm:
+                self.fail(f"{rel}: no request was refused with EPERM by the module")
+            for line in self.read(f"{rel}/summary.txt").splitlines():
+                f = line.split("\t")
+                if f[0] == "extack" and len(f) == 4 and f[1] == "1" and f[3] != NET_ADMIN_MSG:
+                    self.fail(f"{rel}: EPERM with '{f[3]}', want '{NET_ADMIN_MSG}'")
+            self.unpriv_eperm = eperm
         else:
             for key in ("ok_info_do", "ok_dev_do", "ok_dev_dump", "ok_group_dump",
                         "ok_p2p_do", "ok_p2p_dump"):
@@ -265,7 +290,7 @@ class Checker:
             if rc(who) != "5" or "permission denied" not in out:
                 self.fail(f"{p}/{who}: exit {rc(who)}, want 5 with 'permission denied': {out.strip()[:200]}")
         for who in ("nobody", "userns"):
-            text = self.ops(f"{p}/{who}-ops.txt", EPERM)
+            text = self.ops(f"{p}/{who}-ops.txt", UNPRIV_OPS)
             if "lookup ok" not in text:
                 self.fail(f"{p}/{who}-ops.txt: family lookup failed")
         if "uid=0(root)" not in self.read(f"{p}/userns-id.txt"):
@@ -276,10 +301,32 @@ class Checker:
         if rc("netns") != "4" or "network namespace" not in out or "not loaded" in out:
             self.fail(f"{p}/netns: exit {rc('netns')}, want 4 saying the family is not "
                       f"reachable from this network namespace: {out.strip()[:200]}")
+        # The opener decides: root's socket after the drop, nobody's under root.
+        text = self.ops(f"{p}/drop-ops.txt", ROOT_OPS)
+        self.status(f"{p}/drop-ops.txt", dropped=True)
+        if "drop ok" not in text:
+            self.fail(f"{p}/drop-ops.txt: the drop to nobody failed")
+        self.ops(f"{p}/opened-unpriv-ops.txt", UNPRIV_OPS)
+        self.status(f"{p}/opened-unpriv-ops.txt", dropped=False)
         text = self.ops(f"{p}/netns-ops.txt", ENOENT)
         if f"lookup {ENOENT}" not in text:
             self.fail(f"{p}/netns-ops.txt: the family lookup did not fail with ENOENT")
         self.fuzz(f"{p}/fuzz-nobody", 1000, unpriv=True)
+
+    def status(self, rel, dropped):
+        """/proc/self/status after nlfuzz's switch: the kernel's own view."""
+        st = {}
+        for line in self.read(rel).splitlines():
+            m = re.match(r"status (\w+):\s+(.*)", line)
+            if m:
+                st[m.group(1)] = m.group(2).split()
+        uid = st.get("Uid", ["?"])
+        caps = {k: int(st.get(k, ["f"])[0], 16) for k in ("CapEff", "CapPrm", "CapBnd")}
+        if dropped and (set(uid) != {"65534"} or any(caps.values()) or
+                        st.get("NoNewPrivs") != ["1"]):
+            self.fail(f"{rel}: not nobody without capabilities: {st}")
+        if not dropped and (uid[1:2] != ["0"] or not caps["CapEff"] & (1 << 21)):
+            self.fail(f"{rel}: not sending as root with CAP_SYS_ADMIN: {st}")
 
     # ---- operations and configuration space ---------------------------
     def cli_ops(self):
@@ -380,6 +427,19 @@ class Checker:
             self.fail(f"join: nobody {'refused' if denied[0] else 'admitted'}, but the kernel "
                       f"{'has' if has_cap else 'lacks'} GENL_MCAST_CAP_SYS_ADMIN")
         self.mcast_privileged = denied[0]
+        # Joined as root, then nobody: the membership stays.
+        rel = "priv/drop-join.txt"
+        got = dict(re.findall(r"^(join root|drop|member after drop|leave after drop|"
+                              r"rejoin after drop|member after rejoin) (.*)$",
+                              self.read(rel), re.M))
+        want = {"join root": "ok", "drop": "ok", "member after drop": "1",
+                "leave after drop": "ok",
+                "rejoin after drop": EPERM if denied[0] else "ok",
+                "member after rejoin": "0" if denied[0] else "1"}
+        for k, v in want.items():
+            if got.get(k) != v:
+                self.fail(f"{rel}: {k} {got.get(k)!r}, want {v!r}")
+        self.status(rel, dropped=True)
         self.mcast_oracle = "genetlink.h" if has_cap is not None else "consistency only"
 
     def events(self):
@@ -548,10 +608,11 @@ def clean_run(root):
           "3\tmutated\tdrop\tnone\t0\t0\t\n")
     write(res, "nlfuzz/failures.txt", "")
     write(res, "priv/fuzz-nobody/summary.txt",
-          "sent=1000\nabandoned=0\nanswered=0\ncore_ext=0\nmodule_ext=0\nmodule_noext=0\n"
-          "failures=0\ncore_noext_EPERM=1000\n")
+          "sent=1000\nabandoned=0\nanswered=0\ncore_ext=0\nmodule_ext=1000\nmodule_noext=0\n"
+          "failures=0\ncore_noext_EPERM=0\nunpriv_eperm=1000\n"
+          f"extack\t1\t1000\t{NET_ADMIN_MSG}\n")
     write(res, "priv/fuzz-nobody/replies.tsv",
-          "".join(f"{i}\tnoise\tcore\terr\t1\t0\t\n" for i in range(1000)))
+          "".join(f"{i}\tvalid\tdo\terr\t1\t1\t{NET_ADMIN_MSG}\n" for i in range(1000)))
     write(res, "priv/fuzz-nobody/failures.txt", "")
     ops = lambda r: "".join(f"op {op} {r if isinstance(r, str) else r[op]}\n" for op in OPS)  # noqa: E731
     write(res, "priv/root.rc", "0\n")
@@ -561,10 +622,21 @@ def clean_run(root):
     for who in ("nobody", "userns", "nobody-userns"):
         write(res, f"priv/{who}.rc", "5\n")
         write(res, f"priv/{who}.out", denied)
-    write(res, "priv/nobody-ops.txt", "lookup ok\nfamily_id 30\n" + ops(EPERM))
-    write(res, "priv/userns-ops.txt", "lookup ok\nfamily_id 30\n" + ops(EPERM))
+    write(res, "priv/nobody-ops.txt", "lookup ok\nfamily_id 30\n" + ops(UNPRIV_OPS))
+    write(res, "priv/userns-ops.txt", "lookup ok\nfamily_id 30\n" + ops(UNPRIV_OPS))
     write(res, "priv/userns-id.txt", "uid=0(root) gid=0(root)\n")
     write(res, "priv/nobody-id.txt", "uid=65534(nobody) gid=65534(nogroup)\n")
+    dropped = ("status Uid:\t65534\t65534\t65534\t65534\nstatus CapEff:\t0000000000000000\n"
+               "status CapPrm:\t0000000000000000\nstatus CapBnd:\t0000000000000000\n"
+               "status NoNewPrivs:\t1\n")
+    write(res, "priv/drop-ops.txt", "drop ok\n" + dropped + "lookup ok\nfamily_id 30\n" + ops(ROOT_OPS))
+    write(res, "priv/opened-unpriv-ops.txt",
+          "status Uid:\t0\t0\t0\t0\nstatus CapEff:\t000001ffffffffff\n"
+          "status CapPrm:\t000001ffffffffff\nstatus CapBnd:\t000001ffffffffff\n"
+          "status NoNewPrivs:\t0\nlookup ok\nfamily_id 30\n" + ops(UNPRIV_OPS))
+    write(res, "priv/drop-join.txt", "lookup ok\ngroup 3\njoin root ok\ndrop ok\n" + dropped +
+          f"member after drop 1\nleave after drop ok\nrejoin after drop {EPERM}\n"
+          "member after rejoin 0\n")
     write(res, "priv/netns.rc", "4\n")
     write(res, "priv/netns.out", "pcieaudit-cli: the pcieaudit module is loaded, but its generic "
           "netlink family is not reachable from this network namespace\n")
@@ -645,8 +717,24 @@ FAULTS = [
     ("nobody allowed", "priv/nobody.rc", "5", "0"),
     ("nobody's op answered", "priv/nobody-ops.txt", f"op DEV_GET dump {EPERM}", "op DEV_GET dump ok"),
     ("user namespace root allowed", "priv/userns-ops.txt", f"op P2P_GET do {EPERM}", "op P2P_GET do ok"),
-    ("unprivileged fuzzing reached the ops", "priv/fuzz-nobody/replies.tsv",
-     "0\tnoise\tcore\terr\t1\t0\t", "0\tnoise\tdo\terr\t22\t1\tmissing attribute"),
+    ("unprivileged fuzzing answered", "priv/fuzz-nobody/replies.tsv",
+     f"0\tvalid\tdo\terr\t1\t1\t{NET_ADMIN_MSG}", "0\tvalid\tdo\tok\t0\t0\t"),
+    ("unprivileged fuzzing never refused by the module", "priv/fuzz-nobody/replies.tsv",
+     f"\tdo\terr\t1\t1\t{NET_ADMIN_MSG}", "\tcore\terr\t1\t0\t"),
+    ("the core refused for privilege (GENL_ADMIN_PERM)", "priv/fuzz-nobody/summary.txt",
+     "core_noext_EPERM=0", "core_noext_EPERM=3"),
+    ("another message for nobody's EPERM", "priv/fuzz-nobody/summary.txt",
+     NET_ADMIN_MSG, "PCI configuration space needs CAP_SYS_ADMIN"),
+    ("root's socket refused after the drop", "priv/drop-ops.txt", "op DEV_GET dump ok",
+     f"op DEV_GET dump {EPERM}"),
+    ("capabilities left after the drop", "priv/drop-ops.txt",
+     "status CapBnd:\t0000000000000000", "status CapBnd:\t0000000000200000"),
+    ("an unprivileged opener's socket answered root", "priv/opened-unpriv-ops.txt",
+     f"op INFO_GET do {EPERM}", "op INFO_GET do ok"),
+    ("the membership lost at the drop", "priv/drop-join.txt", "member after drop 1",
+     "member after drop 0"),
+    ("nobody joined again where the group is privileged", "priv/drop-join.txt",
+     f"rejoin after drop {EPERM}", "rejoin after drop ok"),
     ("misleading message in another network namespace", "priv/netns.out",
      "the pcieaudit module is loaded, but its generic netlink family is not reachable from this network namespace",
      "kernel module not loaded: generic netlink family \"pcieaudit\" not found"),

@@ -104,12 +104,20 @@ else
 	su -s /bin/sh -c "nlfuzz --joincheck" nobody >"$P/nobody-join.txt" 2>&1
 	unshare -Ur nlfuzz --joincheck >"$P/userns-join.txt" 2>&1
 	FID=$(sed -n 's/^family_id //p' "$P/root-ops.txt")
+	# The module asks the socket's opener alone: root's socket after its
+	# process became nobody without capabilities (the exporter's --user),
+	# a socket opened without effective capabilities with root sending,
+	# and a membership joined as root across the same drop.
+	nlfuzz --privcheck --drop >"$P/drop-ops.txt" 2>&1
+	nlfuzz --privcheck --opened-unpriv >"$P/opened-unpriv-ops.txt" 2>&1
+	nlfuzz --joincheck --drop >"$P/drop-join.txt" 2>&1
 	# An unprivileged user: nobody, without any capability.
 	$T su -s /bin/sh -c "$CLI report" nobody >"$P/nobody.out" 2>&1
 	echo $? >"$P/nobody.rc"
 	su -s /bin/sh -c "nlfuzz --privcheck" nobody >"$P/nobody-ops.txt" 2>&1
 	su -s /bin/sh -c "id" nobody >"$P/nobody-id.txt" 2>&1
-	# Every fuzzed request as nobody must stop at GENL_ADMIN_PERM.
+	# Every fuzzed request as nobody must be refused: by the core's checks
+	# of the message, or by the module (EPERM, its extack message).
 	mkdir -p "$P/fuzz-nobody"
 	chmod 777 "$P/fuzz-nobody"
 	$T su -s /bin/sh -c "nlfuzz --unpriv --count 1000 --seed $SEED --out $P/fuzz-nobody" \

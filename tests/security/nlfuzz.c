@@ -4,8 +4,8 @@
  * every reply classified. Runs inside the test VM (guest-init.sh here).
  *
  *   nlfuzz [--seed S] [--count N] [--out DIR] [--unpriv] [--only I]
- *   nlfuzz --privcheck [--family-id ID]
- *   nlfuzz --joincheck | --mon-selftest
+ *   nlfuzz --privcheck [--family-id ID] [--drop | --opened-unpriv]
+ *   nlfuzz --joincheck [--drop] | --mon-selftest
  *   nlfuzz --listen --out DIR [--sockets N] [--small K] [--seed S]
  *
  * Message I is generated from (seed, I) alone, so `--seed S --only I`
@@ -33,7 +33,16 @@
  * and leaving it, until SIGTERM or the family's removal, and validates
  * every event (see listen_main()): DIR/summary.txt, events.tsv,
  * failures.txt. --joincheck prints what this process gets when it joins.
+ *
+ * The module asks its capabilities of the socket's opener alone
+ * (pcieaudit_nl_perm()): --drop opens the socket as root, then becomes
+ * nobody with no capability and no_new_privs before any request (or, with
+ * --joincheck, after joining the group as root); --opened-unpriv opens it
+ * with no effective capability (effective uid nobody) and sends as root
+ * with every capability back. Both print the process's /proc status lines
+ * after the switch.
  */
+#define _GNU_SOURCE	/* setresuid() */
 #include <dirent.h>
 #include <errno.h>
 #include <poll.h>
@@ -46,7 +55,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <grp.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/pcieaudit.h>
@@ -715,11 +728,9 @@ static enum pred predict(const uint8_t *b, size_t len, int *err)
 		*err = EOPNOTSUPP;
 		return P_CORE;
 	}
-	/* GENL_ADMIN_PERM on every op */
-	if (unpriv) {
-		*err = EPERM;
-		return P_CORE;
-	}
+	/* No op is GENL_ADMIN_PERM: the module itself refuses the unprivileged
+	 * (pcieaudit_nl_perm()), with an extack message, after the core's
+	 * policy checks. */
 	/* _dumpit()/_doit(): the op lacks the handler */
 	dump = (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
 	if ((dump && g->cmd == PCIEAUDIT_CMD_INFO_GET) ||
@@ -738,6 +749,7 @@ static struct {
 	unsigned long answered;			/* (a) */
 	unsigned long core_ext, module_ext;	/* (b) */
 	unsigned long core_noext[4];		/* (c) ENOENT EINVAL EOPNOTSUPP EPERM */
+	unsigned long unpriv_eperm;		/* --unpriv: the module's EPERM */
 	unsigned long module_noext;		/* failure */
 	unsigned long failures;
 	unsigned long ok_by_cmd[2][PCIEAUDIT_CMD_MAX + 1];	/* do/dump */
@@ -1403,7 +1415,9 @@ static void judge(struct pending *p)
 				st.module_ext++;
 				count_msg(p->err, p->msg);
 			}
-			if (p->r && p->r->valid) {
+			if (unpriv && p->err == EPERM)
+				st.unpriv_eperm++;
+			if (p->r && p->r->valid && (!unpriv || p->err != EPERM)) {
 				failure(p->idx, p->req, p->len,
 					"a valid request failed: errno %d (%s)",
 					p->err, p->msg);
@@ -1412,6 +1426,11 @@ static void judge(struct pending *p)
 			break;
 		}
 		out = "ok";
+		if (unpriv) {
+			failure(p->idx, p->req, p->len,
+				"an unprivileged socket's request was answered");
+			fail = true;
+		}
 		if (p->pred == P_DO && (p->data != 1 || p->dones ||
 					p->acks != (ackflag ? 1u : 0u))) {
 			failure(p->idx, p->req, p->len,
@@ -2537,6 +2556,68 @@ static int joincheck(int fd)
 	return 0;
 }
 
+/* ---- privileges kept by the socket, not by the sender -------------------- */
+
+/* The lines of /proc/self/status the host judges the switch by. */
+static void print_status(void)
+{
+	static const char *const keys[] = { "Uid:", "CapEff:", "CapPrm:", "CapBnd:",
+					     "NoNewPrivs:" };
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+			if (!strncmp(line, keys[i], strlen(keys[i])))
+				printf("status %s", line);
+	if (f)
+		fclose(f);
+}
+
+/* Becomes nobody with no capability in any set and no_new_privs. */
+static int drop_to_nobody(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = { { 0 } };
+	const uid_t nobody = 65534;
+
+	for (int cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0))
+			return -errno;
+	if (setgroups(0, NULL) || setresgid(nobody, nobody, nobody) ||
+	    setresuid(nobody, nobody, nobody) || syscall(SYS_capset, &h, d) ||
+	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -errno;
+	return 0;
+}
+
+/*
+ * nlfuzz --joincheck --drop: joined as root, then nobody: the membership
+ * stays (the core checks the joining task, once), leaving works, joining
+ * again is the core's answer to nobody.
+ */
+static int joindrop(int fd)
+{
+	int err = resolve_family(fd, PCIEAUDIT_FAMILY_NAME, &family_id,
+				 PCIEAUDIT_MCGRP_MONITOR, &mon_group);
+
+	printf("lookup %s\ngroup %u\n", err ? strerror(-err) : "ok", mon_group);
+	if (err || !mon_group)
+		return 0;
+	err = join(fd, NETLINK_ADD_MEMBERSHIP, mon_group);
+	printf("join root %s\n", err ? strerror(err) : "ok");
+	err = drop_to_nobody();
+	printf("drop %s\n", err ? strerror(-err) : "ok");
+	print_status();
+	printf("member after drop %d\n", member(fd, mon_group, NULL));
+	err = join(fd, NETLINK_DROP_MEMBERSHIP, mon_group);
+	printf("leave after drop %s\n", err ? strerror(err) : "ok");
+	err = join(fd, NETLINK_ADD_MEMBERSHIP, mon_group);
+	printf("rejoin after drop %s\n", err ? strerror(err) : "ok");
+	printf("member after rejoin %d\n", member(fd, mon_group, NULL));
+	return 0;
+}
+
 /* The same again and again: any answer unlike the first is counted. */
 static int joinrepeat(int fd, unsigned int n)
 {
@@ -2694,8 +2775,8 @@ static int mon_selftest(void)
 static void usage(void)
 {
 	fprintf(stderr, "usage: nlfuzz [--seed S] [--count N] [--out DIR] [--unpriv] [--only I] [--verbose]\n"
-			"       nlfuzz --privcheck [--family-id ID]\n"
-			"       nlfuzz --joincheck | --mon-selftest\n"
+			"       nlfuzz --privcheck [--family-id ID] [--drop | --opened-unpriv]\n"
+			"       nlfuzz --joincheck [--drop] | --mon-selftest\n"
 			"       nlfuzz --listen --out DIR [--sockets N] [--small K] [--seed S]\n");
 	exit(2);
 }
@@ -2706,6 +2787,7 @@ int main(int argc, char **argv)
 	uint64_t seed = 0;
 	bool have_seed = false, have_only = false, priv = false;
 	bool do_listen = false, jcheck = false, mselftest = false;
+	bool drop = false, opened_unpriv = false;
 	unsigned int nsock = 4, nsmall = 2;
 	const char *out = ".";
 	long forced_id = -1;
@@ -2739,6 +2821,10 @@ int main(int argc, char **argv)
 			mselftest = true;
 		} else if (!strcmp(argv[a], "--joincheck")) {
 			jcheck = true;
+		} else if (!strcmp(argv[a], "--drop")) {
+			drop = true;
+		} else if (!strcmp(argv[a], "--opened-unpriv")) {
+			opened_unpriv = true;
 		} else if (!strcmp(argv[a], "--sockets") && a + 1 < argc) {
 			nsock = (unsigned int)strtoul(argv[++a], NULL, 0);
 		} else if (!strcmp(argv[a], "--small") && a + 1 < argc) {
@@ -2758,15 +2844,32 @@ int main(int argc, char **argv)
 		return listen_main(out, nsock, nsmall, seed);
 	if (mselftest)
 		return mon_selftest();
+	/* Effective uid nobody: no effective capability; permitted kept. */
+	if (opened_unpriv && seteuid(65534)) {
+		perror("nlfuzz: seteuid");
+		return 1;
+	}
 	fd = open_sock();
 	if (fd < 0) {
 		perror("nlfuzz: socket");
 		return 1;
 	}
+	if (opened_unpriv && seteuid(0)) {
+		perror("nlfuzz: seteuid");
+		return 1;
+	}
+	if (jcheck && drop)
+		return joindrop(fd);
 	if (jcheck) {
 		joincheck(fd);
 		return joinrepeat(fd, 500);
 	}
+	if (priv && drop) {
+		err = drop_to_nobody();
+		printf("drop %s\n", err ? strerror(-err) : "ok");
+	}
+	if (priv && (drop || opened_unpriv))
+		print_status();
 	err = resolve(fd, &family_id);
 	if (priv) {
 		printf("lookup %s\n", err ? strerror(-err) : "ok");
@@ -2828,6 +2931,7 @@ int main(int argc, char **argv)
 	fprintf(fs, "core_noext_ENOENT=%lu\ncore_noext_EINVAL=%lu\ncore_noext_EOPNOTSUPP=%lu\ncore_noext_EPERM=%lu\n",
 		st.core_noext[0], st.core_noext[1], st.core_noext[2], st.core_noext[3]);
 	fprintf(fs, "module_noext=%lu\nfailures=%lu\n", st.module_noext, st.failures);
+	fprintf(fs, "unpriv_eperm=%lu\n", st.unpriv_eperm);
 	fprintf(fs, "ok_info_do=%lu\nok_dev_do=%lu\nok_dev_dump=%lu\nok_group_dump=%lu\nok_p2p_do=%lu\nok_p2p_dump=%lu\n",
 		st.ok_by_cmd[0][1], st.ok_by_cmd[0][2], st.ok_by_cmd[1][2],
 		st.ok_by_cmd[1][3], st.ok_by_cmd[0][4], st.ok_by_cmd[1][4]);

@@ -315,7 +315,8 @@ static void kernel_normal(const struct request *req)
 	}
 }
 
-/* GENL_ADMIN_PERM refusing an unprivileged caller. */
+/* The core refusing an unprivileged caller without a message (a module
+ * before issue 26, GENL_ADMIN_PERM). */
 static void kernel_eperm(const struct request *req)
 {
 	queue_error(req, -EPERM, NULL);

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "exporter_collect.h"
 #include "listen_addr.h"
 #include "metrics.h"
+#include "privdrop.h"
 
 #ifndef FIXTURES
 #define FIXTURES "../../../shared/fixtures"
@@ -312,6 +314,97 @@ static void listen_fd_from_systemd(void **state)
 	}
 }
 
+/* --user's plan: who the exporter becomes, from what it started as. */
+static void privdrop_plans(void **state)
+{
+	struct pa_privdrop p;
+	char why[512];
+
+	(void)state;
+	/* Root: nobody by default, another identity and no capability. */
+	assert_int_equal(pa_privdrop_plan(0, NULL, false, &p, why, sizeof(why)), 0);
+	assert_true(p.drop && p.setid);
+	assert_int_equal(p.uid, 65534);
+	assert_string_equal(p.name, "nobody");
+	/* --user root keeps root. */
+	assert_int_equal(pa_privdrop_plan(0, "root", false, &p, why, sizeof(why)), 0);
+	assert_false(p.drop || p.setid);
+	/* Another user: stays, without capabilities; cannot become another. */
+	assert_int_equal(pa_privdrop_plan(1000, NULL, false, &p, why, sizeof(why)), 0);
+	assert_true(p.drop);
+	assert_false(p.setid);
+	assert_int_equal(pa_privdrop_plan(1000, "nobody", false, &p, why, sizeof(why)),
+			 PA_EXIT_USAGE);
+	assert_non_null(strstr(why, "only root can become another user"));
+	assert_int_equal(pa_privdrop_plan(65534, "nobody", false, &p, why, sizeof(why)), 0);
+	assert_true(p.drop && !p.setid);
+	/* --sysfs needs root past 64 bytes: nothing dropped, --user refused. */
+	assert_int_equal(pa_privdrop_plan(0, NULL, true, &p, why, sizeof(why)), 0);
+	assert_false(p.drop || p.setid);
+	assert_int_equal(pa_privdrop_plan(0, "nobody", true, &p, why, sizeof(why)),
+			 PA_EXIT_USAGE);
+	assert_non_null(strstr(why, "64 bytes"));
+	assert_int_equal(pa_privdrop_plan(0, "no-such-user-pcieaudit", false, &p, why,
+					  sizeof(why)), PA_EXIT_USAGE);
+	assert_non_null(strstr(why, "no-such-user-pcieaudit"));
+}
+
+/* The value of a /proc/self/status line ("CapEff:"), or NULL. */
+static char *status_line(const char *key, char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char *v = NULL;
+
+	while (f && !v && fgets(buf, (int)len, f))
+		if (!strncmp(buf, key, strlen(key)))
+			v = buf + strlen(key) + strspn(buf + strlen(key), " \t");
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/*
+ * The drop itself, in a child (it cannot be undone), where the tests run
+ * as root: the kernel's /proc view afterwards, not the drop's own check.
+ */
+static void privdrop_applies(void **state)
+{
+	static const char *const zero[] = { "CapInh:", "CapPrm:", "CapEff:",
+					    "CapBnd:", "CapAmb:" };
+	int status;
+	pid_t pid;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct pa_privdrop p;
+		char why[512], line[256], *v;
+		int bad = 0;
+
+		if (pa_privdrop_plan(0, NULL, false, &p, why, sizeof(why)) ||
+		    pa_privdrop_apply(&p, why, sizeof(why)))
+			_exit(10);
+		for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++) {
+			v = status_line(zero[i], line, sizeof(line));
+			bad |= !v || strncmp(v, "0000000000000000", 16);
+		}
+		v = status_line("NoNewPrivs:", line, sizeof(line));
+		bad |= !v || *v != '1';
+		v = status_line("Uid:", line, sizeof(line));
+		bad |= !v || strncmp(v, "65534\t65534\t65534\t65534", 23);
+		v = status_line("Groups:", line, sizeof(line));
+		bad |= !v || (*v != '\n' && *v != '\0');
+		bad |= !setuid(0) || !seteuid(0);
+		_exit(bad ? 11 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +416,8 @@ int main(void)
 		cmocka_unit_test(serves_without_collecting),
 		cmocka_unit_test(interval_parses),
 		cmocka_unit_test(listen_fd_from_systemd),
+		cmocka_unit_test(privdrop_plans),
+		cmocka_unit_test(privdrop_applies),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

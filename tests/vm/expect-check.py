@@ -13,6 +13,12 @@ unless that is one display function missing and one moved, nothing extra,
 and `check --profile expect` finds exactly those, on the host over both
 snapshots and in the guest against the module, with nothing else from the
 expect profile, while the golden against itself finds nothing.
+
+The same boot runs the exporter with the module and --user nobody
+(exporter/): the kernel's /proc status of its every thread must show a
+uid other than 0, CapInh, CapPrm, CapEff, CapBnd and CapAmb 0 and
+NoNewPrivs 1, and its scrape pcieaudit_up 1 with one pcieaudit_device_info
+per function sysfs lists (bdf, vendor, device, class as paths.tsv has them).
 """
 
 import argparse
@@ -98,6 +104,58 @@ def run(cli, *args):
         return p.returncode, None, p.stderr + p.stdout
 
 
+INFO = re.compile(r'^pcieaudit_device_info\{bdf="([^"]+)",vendor="([0-9a-f]+)",'
+                  r'device="([0-9a-f]+)",class="([0-9a-f]+)"', re.M)
+
+
+def exporter_errors(results):
+    """The exporter as nobody: privileges from /proc, data against sysfs."""
+    d = os.path.join(results, "exporter")
+    errors = []
+
+    def read(name):
+        try:
+            with open(os.path.join(d, name)) as f:
+                return f.read()
+        except OSError:
+            errors.append(f"exporter: {name} missing")
+            return ""
+    err = read("exporter.err")
+    tasks = [ln for ln in read("tasks.txt").splitlines() if ln.strip()]
+    status = dict(re.findall(r"^(\w+):\s+(.*)$", read("status.txt"), re.M))
+    if not tasks or "Uid" not in status:
+        errors.append(f"exporter: no /proc status ({err.strip()[:300]})")
+    uids = ["?"]
+    for t in tasks:
+        f = dict(re.findall(r"(\w+):\s+([0-9a-f\t ]+?)\s*(?=\w+:|$)", t))
+        uids = f.get("Uid", "0").split()
+        caps = [f.get(k, "?") for k in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")]
+        if "0" in uids or any(c != "0000000000000000" for c in caps) or f.get("NoNewPrivs") != "1":
+            errors.append(f"exporter thread not dropped: {t.strip()}")
+    body = read("metrics.txt")
+    if "\npcieaudit_up 1\n" not in "\n" + body:
+        errors.append(f"exporter: pcieaudit_up is not 1 ({err.strip()[:300]})")
+    got = {(b, int(v, 16), int(dv, 16), int(c, 16)) for b, v, dv, c in INFO.findall(body)}
+    want = set()
+    with open(os.path.join(results, "paths.tsv")) as f:
+        for line in f:
+            bdf, _path, ven, dev, cls = line.split()
+            want.add((bdf, int(ven, 16), int(dev, 16), int(cls, 16)))
+    if got != want:
+        errors.append(f"exporter: device_info {len(got)} functions, sysfs {len(want)}; "
+                      f"differ: {sorted(got ^ want)[:4]}")
+    if "running as nobody" not in err:
+        errors.append(f"exporter: did not say it runs as nobody: {err.strip()[:300]}")
+    facts = dict(ln.split("=", 1) for ln in
+                 open(os.path.join(results, "facts.txt")).read().splitlines() if "=" in ln)
+    secs = float(facts.get("exporter_end", 0)) - float(facts.get("exporter_start", 0))
+    if not errors:
+        print(f"expect-check: exporter as nobody: {len(tasks)} threads Uid "
+              f"{uids[0]}, every Cap* 0, NoNewPrivs 1; {len(got)} functions as sysfs; "
+              f"{secs:.1f} guest s")
+    return errors
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--golden", required=True)
@@ -160,6 +218,7 @@ def main():
             if gg != want or grc != 1:
                 errors.append(f"the guest's check --expect against the module: rc {grc}, {gg}; want 1, {want}")
 
+    errors += exporter_errors(a.results)
     for e in errors:
         print(f"expect-check: FAIL: {e}")
     if not errors:

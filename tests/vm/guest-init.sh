@@ -99,6 +99,33 @@ if [ "$LIGHT" = expect ]; then
 			--expect /tmp/golden.json >"$R/check-guest.json" 2>"$R/check-guest.err"
 		echo $? >"$R/check-guest.rc"
 	fi
+	# The exporter with the module, as nobody (--user, issue 26): its
+	# /proc status (every thread) and a scrape, judged on the host
+	# against sysfs (paths.tsv) by expect-check.py.
+	E=$R/exporter
+	mkdir -p $E
+	fact exporter_start "$(cut -d' ' -f1 /proc/uptime)"
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+	/usr/bin/pcieaudit-cli exporter --listen 127.0.0.1:9862 --user nobody \
+		--interval 3600 2>"$E/exporter.err" &
+	EP=$!
+	i=0
+	while [ $i -lt 60 ]; do
+		wget -q -O "$E/metrics.txt" http://127.0.0.1:9862/metrics 2>/dev/null &&
+			grep -q '^pcieaudit_up ' "$E/metrics.txt" && break
+		sleep 0.25
+		i=$((i + 1))
+	done
+	cat /proc/$EP/status >"$E/status.txt" 2>&1
+	for t in /proc/$EP/task/*; do
+		grep -E '^(Uid|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' "$t/status" |
+			tr '\n' ' '
+		echo
+	done >"$E/tasks.txt"
+	kill $EP
+	wait $EP
+	echo $? >"$E/exporter.rc"
+	fact exporter_end "$(cut -d' ' -f1 /proc/uptime)"
 	guest_ship
 fi
 
@@ -380,10 +407,10 @@ if [ $HAVE = 1 ] && [ "$DEMO" = 0 ]; then
 	$T su -s /bin/sh -c "$CLI report" nobody >"$R/unprivileged.out" 2>&1
 	errpath unprivileged 5 $?
 	su -s /bin/sh -c id nobody >"$R/unprivileged-id.out" 2>&1
-	# Root without CAP_SYS_ADMIN but with CAP_NET_ADMIN (what
-	# GENL_ADMIN_PERM checks): sysfs needs CAP_SYS_ADMIN for config space
-	# beyond 64 bytes, so the module refuses too. The shell's capabilities
-	# go to no-sys-admin-caps.out.
+	# Root without CAP_SYS_ADMIN but with CAP_NET_ADMIN when it opens its
+	# socket: sysfs needs CAP_SYS_ADMIN for config space beyond 64 bytes,
+	# so the module refuses too. The shell's capabilities go to
+	# no-sys-admin-caps.out.
 	$T capsh --drop=cap_sys_admin --shell=/bin/sh -- -c \
 		"grep ^Cap /proc/self/status >$R/no-sys-admin-caps.out; exec $CLI report" \
 		>"$R/no-sys-admin.out" 2>&1

@@ -57,6 +57,7 @@ struct pa_cli_opts {
 	const char *expect;		/* check --expect */
 	const char *exit_codes;		/* --exit-codes */
 	const char *web_config;		/* exporter --web-config */
+	const char *user;		/* exporter --user */
 	/* fleet: its file arguments, in order */
 	const char **files;
 	size_t nfiles;

@@ -10,7 +10,7 @@ int pa_cmd_exporter(const struct pa_cli_opts *opts, struct pa_error *e)
 	struct pa_exporter_opts o = {
 		.listen = opts->listen, .input = opts->input, .sysfs = opts->sysfs,
 		.lspci = opts->lspci, .interval = opts->interval,
-		.web_config = opts->web_config,
+		.web_config = opts->web_config, .user = opts->user,
 	};
 	struct pa_cli_expect x = { 0 };
 	int rc;

@@ -167,9 +167,14 @@ static const struct command commands[] = {
 	  "  --web-config FILE   TLS, basic auth and headers in exporter-toolkit's\n"
 	  "                      web configuration format (docs/monitoring.md);\n"
 	  "                      exit 9, before listening, when it cannot be used\n"
+	  "  --user NAME         started as root: once its sockets are open, run\n"
+	  "                      as NAME (default nobody) without capabilities and\n"
+	  "                      with no_new_privs; the module asks only the\n"
+	  "                      socket's opener. --user root keeps root\n"
 	  "  --interval SECONDS  collect this often (default 10, 0.1 to 86400)\n"
 	  "  --input FILE        serve a snapshot (report --json) instead\n"
 	  "  --sysfs DIR         without the module: sysfs and configuration space\n"
+	  "                      (needs root past 64 bytes: keeps root's privileges)\n"
 	  "  --lspci FILE        serve lspci -xxxx output instead\n"
 	  "  --expect FILE       also run check's expect profile against a golden\n"
 	  "                      host's report --json or a YAML inventory, read\n"
@@ -299,6 +304,7 @@ static const struct {
 	{ "--expect", OPT_EXPECT, offsetof(struct pa_cli_opts, expect) },
 	{ "--exit-codes", OPT_EXIT, offsetof(struct pa_cli_opts, exit_codes) },
 	{ "--web-config", OPT_LISTEN, offsetof(struct pa_cli_opts, web_config) },
+	{ "--user", OPT_LISTEN, offsetof(struct pa_cli_opts, user) },
 };
 
 #define NVALUE_OPTIONS (sizeof(value_options) / sizeof(value_options[0]))

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
 
 #include "errors.h"
 #include "exitcodes.h"
@@ -21,6 +22,7 @@
 #include "fileio.h"
 #include "listen_addr.h"
 #include "mhd_dl.h"
+#include "privdrop.h"
 #include "web_auth.h"
 #include "web_config.h"
 #include "web_tls.h"
@@ -323,6 +325,71 @@ int pa_exporter_listen_fd(void)
 	return fd;
 }
 
+/*
+ * The listening socket, bound before the privileges go (a port below 1024
+ * needs CAP_NET_BIND_SERVICE) and handed to libmicrohttpd, whose threads
+ * start only after the drop. As libmicrohttpd binds: SO_REUSEADDR, and an
+ * IPv6 address for IPv6 alone. -errno.
+ */
+static int listen_socket(const struct sockaddr_storage *ss, socklen_t slen)
+{
+	int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int one = 1, err;
+
+	if (fd < 0)
+		return -errno;
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    (ss->ss_family == AF_INET6 &&
+	     setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one))) ||
+	    bind(fd, (const struct sockaddr *)ss, slen) ||
+	    listen(fd, SOMAXCONN)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/*
+ * --user: after every socket is open and before any thread starts
+ * (privdrop.h). A file source is read at every collection: it must be
+ * readable by the user. An exit code.
+ */
+static int drop_privileges(struct pa_exporter_opts *o,
+			   const struct pa_privdrop *p)
+{
+	const char *file = o->input && strcmp(o->input, "-") ? o->input : o->lspci;
+	char why[256];
+	int err;
+
+	if (!p->drop) {
+		if (o->sysfs && geteuid() == 0)
+			fprintf(stderr, "%s: --sysfs reads configuration space past 64 bytes, which sysfs gives root alone: the exporter keeps root's privileges\n",
+				PA_PROG);
+		else if (geteuid() == 0)
+			fprintf(stderr, "%s: --user %s: the exporter keeps root's privileges\n",
+				PA_PROG, p->name);
+		return PA_EXIT_OK;
+	}
+	err = pa_privdrop_apply(p, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "%s: cannot drop privileges to %s: %s\n", PA_PROG,
+			p->name, why);
+		return PA_EXIT_RUNTIME;
+	}
+	o->dropped = true;
+	o->user_name = p->name;
+	if (file && access(file, R_OK)) {
+		fprintf(stderr, "%s: %s is not readable by %s, whom the exporter runs as (--user): %s\n",
+			PA_PROG, file, p->name, strerror(errno));
+		return PA_EXIT_BAD_INPUT;
+	}
+	fprintf(stderr, "%s: running as %s, without capabilities and with no_new_privs%s\n",
+		PA_PROG, p->name,
+		!o->input && !o->lspci ? "; the module's sockets were opened before" : "");
+	return PA_EXIT_OK;
+}
+
 int pa_exporter_run(struct pa_exporter_opts *o)
 {
 	const char *listen = o->listen ? o->listen : PA_LISTEN_DEFAULT;
@@ -334,11 +401,13 @@ int pa_exporter_run(struct pa_exporter_opts *o)
 	unsigned int conns = connection_limit();
 	unsigned int per_ip = conns < PER_IP_CONNECTIONS ? conns : PER_IP_CONNECTIONS;
 	int listen_fd = pa_exporter_listen_fd();
+	bool own_fd;
 	struct MHD_OptionItem opts[16];
+	struct pa_privdrop priv;
 	size_t nopts = 0;
 	sigset_t sigs, old;
 	socklen_t slen;
-	char why[256];
+	char why[512];
 	int sig, err, rc;
 
 	if (listen_fd == -2) {
@@ -358,6 +427,11 @@ int pa_exporter_run(struct pa_exporter_opts *o)
 			PA_PROG, o->interval, PA_EXPORTER_INTERVAL_MIN_S,
 			PA_EXPORTER_INTERVAL_MAX_S, PA_PROG);
 		return PA_EXIT_USAGE;
+	}
+	rc = pa_privdrop_plan(geteuid(), o->user, o->sysfs, &priv, why, sizeof(why));
+	if (rc) {
+		fprintf(stderr, "%s: %s (see '%s exporter --help')\n", PA_PROG, why, PA_PROG);
+		return rc;
 	}
 	pa_web_config_clear(&web);
 	if (o->web_config) {
@@ -379,28 +453,43 @@ int pa_exporter_run(struct pa_exporter_opts *o)
 		web_clear();
 		return PA_EXIT_RUNTIME;
 	}
-	if (listen_fd < 0 && ss.ss_family == AF_INET6)
-		flags |= MHD_USE_IPv6;
+	/* With a socket from systemd, --listen is the unit's business. */
+	own_fd = listen_fd < 0;
+	if (own_fd) {
+		listen_fd = listen_socket(&ss, slen);
+		if (listen_fd < 0) {
+			fprintf(stderr, "%s: cannot listen on %s: %s\n", PA_PROG, listen,
+				strerror(-listen_fd));
+			web_clear();
+			return PA_EXIT_RUNTIME;
+		}
+	}
 	/* Threads MHD starts inherit the mask: only this one takes signals. */
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
 	signal(SIGPIPE, SIG_IGN);
-	err = pa_collector_start(&c, o);
-	if (err) {
+	/* Every socket open, then the privileges go, then the threads. */
+	err = pa_collector_open(&c, o);
+	rc = err ? PA_EXIT_RUNTIME : drop_privileges(o, &priv);
+	if (!rc) {
+		err = pa_collector_run(c);
+		rc = err ? PA_EXIT_RUNTIME : PA_EXIT_OK;
+	}
+	if (rc) {
+		pa_collector_stop(c);
 		web_clear();
+		if (own_fd)
+			close(listen_fd);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		fprintf(stderr, "%s: cannot start collecting: %s\n", PA_PROG,
-			strerror(-err));
-		return PA_EXIT_RUNTIME;
+		if (err)
+			fprintf(stderr, "%s: cannot start collecting: %s\n", PA_PROG,
+				strerror(-err));
+		return rc;
 	}
 #define OPT(o, v, p) (opts[nopts++] = (struct MHD_OptionItem){ (o), (intptr_t)(v), (p) })
-	/* With a socket from systemd, --listen is the unit's business. */
-	if (listen_fd >= 0)
-		OPT(MHD_OPTION_LISTEN_SOCKET, listen_fd, NULL);
-	else
-		OPT(MHD_OPTION_SOCK_ADDR, 0, &ss);
+	OPT(MHD_OPTION_LISTEN_SOCKET, listen_fd, NULL);
 	OPT(MHD_OPTION_THREAD_POOL_SIZE, THREADS, NULL);
 	OPT(MHD_OPTION_CONNECTION_LIMIT, conns, NULL);
 	OPT(MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, NULL);
@@ -419,14 +508,17 @@ int pa_exporter_run(struct pa_exporter_opts *o)
 	d = mhd.start_daemon(flags, 0, NULL, NULL, handle, c,
 			     MHD_OPTION_ARRAY, opts, MHD_OPTION_END);
 	if (!d) {
+		err = errno;
 		pa_collector_stop(c);
 		web_clear();
+		if (own_fd)
+			close(listen_fd);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		fprintf(stderr, "%s: cannot listen on %s: %s\n", PA_PROG, listen,
-			strerror(errno ? errno : EADDRINUSE));
+		fprintf(stderr, "%s: cannot serve on %s: %s\n", PA_PROG, listen,
+			strerror(err ? err : EIO));
 		return PA_EXIT_RUNTIME;
 	}
-	if (listen_fd >= 0)
+	if (!own_fd)
 		fprintf(stderr, "%s: exporter serving /metrics on the socket systemd passed (collecting every %g s)\n",
 			PA_PROG, o->interval_s);
 	else

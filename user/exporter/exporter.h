@@ -8,6 +8,7 @@
 #ifndef PA_EXPORTER_H
 #define PA_EXPORTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct pa_expect;
@@ -23,6 +24,12 @@ struct pa_exporter_opts {
 	const struct pa_expect *expect;
 	/* --web-config FILE (web_config.h); NULL: plain HTTP, no auth. */
 	const char *web_config;
+	/* --user NAME (privdrop.h); NULL: nobody, where started as root. */
+	const char *user;
+	/* Set by pa_exporter_run(): whether privileges were dropped after
+	 * the sockets opened, and to whom (for messages). */
+	bool dropped;
+	const char *user_name;
 };
 
 #define PA_EXPORTER_INTERVAL_DEFAULT_S	10.0

@@ -15,9 +15,11 @@
 
 #include "check.h"
 #include "check_out.h"
+#include "exitcodes.h"
 #include "load.h"
 #include "metrics.h"
 #include "mon_socket.h"
+#include "nl.h"
 #include "policy.h"
 
 /* Events only wake the collector; a small buffer is enough, and an
@@ -37,6 +39,9 @@ struct pa_collector {
 	struct nl_sock *sk;		/* NULL: not listening (yet) */
 	int family;
 	bool event, gone;
+	bool join_refused;		/* logged once */
+	/* The module's socket, opened before the drop; NULL: not the source. */
+	struct pa_nl *nl;
 	double event_at;		/* when the first pending event came */
 };
 
@@ -73,13 +78,17 @@ static int write_report(FILE *f, const struct pa_report *rep,
 	return err;
 }
 
-char *pa_exporter_collect(const struct pa_exporter_opts *o, size_t *len,
-			  int *up, char *load_msg, size_t msglen)
+/* pa_exporter_collect() on nl, where not NULL; *code gets the load's exit
+ * code (0 when loaded). */
+static char *collect_body(const struct pa_exporter_opts *o, struct pa_nl *nl,
+			  size_t *len, int *up, int *code, char *load_msg,
+			  size_t msglen)
 {
 	struct pa_policy pol;
 	const struct pa_load l = {
 		.input = o->input, .sysfs = o->sysfs, .lspci = o->lspci,
 		.pairs = PA_PAIRS_DEFAULT, .host = true, .policy = &pol,
+		.nl = nl,
 	};
 	struct pa_error e;
 	struct pa_report rep;
@@ -88,6 +97,7 @@ char *pa_exporter_collect(const struct pa_exporter_opts *o, size_t *len,
 	FILE *f;
 
 	*up = 0;
+	*code = 0;
 	f = open_memstream(&body, len);
 	if (!f)
 		return NULL;
@@ -99,7 +109,8 @@ char *pa_exporter_collect(const struct pa_exporter_opts *o, size_t *len,
 		pol.expect = o->expect;
 		pol.profiles[PA_PROFILE_EXPECT] = true;
 	}
-	if (pa_load_report(&l, &rep, &e)) {
+	*code = pa_load_report(&l, &rep, &e);
+	if (*code) {
 		if (load_msg && msglen)
 			pa_error_format(&e, load_msg, msglen);
 	} else {
@@ -113,6 +124,14 @@ char *pa_exporter_collect(const struct pa_exporter_opts *o, size_t *len,
 		return NULL;
 	}
 	return body;
+}
+
+char *pa_exporter_collect(const struct pa_exporter_opts *o, size_t *len,
+			  int *up, char *load_msg, size_t msglen)
+{
+	int code;
+
+	return collect_body(o, NULL, len, up, &code, load_msg, msglen);
 }
 
 static bool from_module(const struct pa_exporter_opts *o)
@@ -143,9 +162,21 @@ static void listen_close(struct pa_collector *c)
  * loaded later is found at the next collection. */
 static void listen_open(struct pa_collector *c)
 {
-	if (!c->sk && from_module(c->o) &&
-	    pa_mon_socket_open(&c->sk, &c->family, RCVBUF, on_msg, c))
+	int err;
+
+	if (c->sk || !from_module(c->o))
+		return;
+	err = pa_mon_socket_open(&c->sk, &c->family, RCVBUF, on_msg, c);
+	if (err)
 		c->sk = NULL;
+	/* Since 6.7 (and in 6.1.y, 6.6.y) the kernel lets only CAP_SYS_ADMIN
+	 * join the group: after the drop, a module loaded or reloaded
+	 * later is collected every --interval only. */
+	if (err == -EPERM && c->o->dropped && !c->join_refused) {
+		fprintf(stderr, "%s: the module's monitor group refused %s (joining needs CAP_SYS_ADMIN, dropped since start): collecting every %g s only, without events, until the exporter is restarted\n",
+			PA_PROG, c->o->user_name, c->o->interval_s);
+		c->join_refused = true;
+	}
 }
 
 /* Reads what is queued; any event, a loss, the module's removal or a
@@ -175,12 +206,19 @@ static void collect(struct pa_collector *c, enum pa_collect_trigger why)
 	double start = clock_s(CLOCK_MONOTONIC), took;
 	size_t len = 0;
 	char *body;
-	int up;
+	int up, code;
 
-	body = pa_exporter_collect(c->o, &len, &up, msg, sizeof(msg));
+	body = collect_body(c->o, c->nl, &len, &up, &code, msg, sizeof(msg));
 	took = clock_s(CLOCK_MONOTONIC) - start;
 	if (!body)
 		msg[0] = '\0';
+	/* A module that asks the sending task too refuses every request
+	 * once the exporter has dropped its privileges. */
+	if (code == PA_EXIT_PERMISSION && c->o->dropped && c->nl &&
+	    strlen(msg) + 1 < sizeof(msg))
+		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
+			 "%s: the exporter dropped its privileges after opening its socket (--user): this version's pcieaudit.ko asks the socket's opener alone, an older one the sending task too; load this version's module, or run with --user root\n",
+			 PA_PROG);
 	if (strcmp(msg, c->last_msg)) {
 		/* A module that stays unloaded is logged once. */
 		if (msg[0])
@@ -250,15 +288,17 @@ static void *collector_main(void *arg)
 	return NULL;
 }
 
-int pa_collector_start(struct pa_collector **cp,
-		       const struct pa_exporter_opts *o)
+int pa_collector_open(struct pa_collector **cp,
+		      const struct pa_exporter_opts *o)
 {
 	struct pa_collector *c = calloc(1, sizeof(*c));
 	int err;
 
+	*cp = NULL;
 	if (!c)
 		return -ENOMEM;
 	c->o = o;
+	c->thread = pthread_self();
 	if (pipe(c->stop)) {
 		err = -errno;
 		free(c);
@@ -267,17 +307,44 @@ int pa_collector_start(struct pa_collector **cp,
 	fcntl(c->stop[0], F_SETFD, FD_CLOEXEC);
 	fcntl(c->stop[1], F_SETFD, FD_CLOEXEC);
 	pthread_mutex_init(&c->lock, NULL);
-	/* Listening first: an event during the first collection is not lost. */
-	listen_open(c);
-	collect(c, PA_COLLECT_START);
-	err = -pthread_create(&c->thread, NULL, collector_main, c);
-	if (err) {
-		c->thread = pthread_self();
-		pa_collector_stop(c);
-		return err;
+	/* The module's sockets, while the privileges last: the module asks
+	 * them of the opener. Listening first: an event during the first
+	 * collection is not lost. The module may come later. */
+	if (from_module(o)) {
+		err = pa_nl_connect(&c->nl);
+		if (err) {
+			pa_collector_stop(c);
+			return err;
+		}
 	}
+	listen_open(c);
 	*cp = c;
 	return 0;
+}
+
+int pa_collector_run(struct pa_collector *c)
+{
+	int err;
+
+	collect(c, PA_COLLECT_START);
+	err = -pthread_create(&c->thread, NULL, collector_main, c);
+	if (err)
+		c->thread = pthread_self();	/* none to join */
+	return err;
+}
+
+int pa_collector_start(struct pa_collector **cp,
+		       const struct pa_exporter_opts *o)
+{
+	int err = pa_collector_open(cp, o);
+
+	if (!err)
+		err = pa_collector_run(*cp);
+	if (err && *cp) {
+		pa_collector_stop(*cp);
+		*cp = NULL;
+	}
+	return err;
 }
 
 char *pa_collector_body(struct pa_collector *c, size_t *len)
@@ -318,6 +385,7 @@ void pa_collector_stop(struct pa_collector *c)
 	close(c->stop[1]);
 	if (c->sk)
 		listen_close(c);
+	pa_nl_close(c->nl);
 	pthread_mutex_destroy(&c->lock);
 	free(c->body);
 	free(c);

@@ -22,10 +22,23 @@
 struct pa_collector;
 
 /*
- * Collects once (so the first scrape already has a body), then starts the
- * thread. 0, or -ENOMEM or another negative errno when the thread cannot
- * start. The caller's signal mask is the thread's.
+ * The collector with its sockets open, where the module is the source: the
+ * module's request socket (pa_nl_connect()) and the monitor group's, which
+ * keep the privileges of this moment (privdrop.h); no collection yet, no
+ * thread. 0 or a negative errno. The module need not be loaded.
  */
+int pa_collector_open(struct pa_collector **cp,
+		      const struct pa_exporter_opts *o);
+
+/*
+ * Collects once (so the first scrape already has a body), then starts the
+ * thread. 0, or a negative errno when the thread cannot start (then
+ * pa_collector_stop() it). The caller's signal mask, capabilities and
+ * no_new_privs are the thread's.
+ */
+int pa_collector_run(struct pa_collector *c);
+
+/* Both; on failure nothing is left. */
 int pa_collector_start(struct pa_collector **cp,
 		       const struct pa_exporter_opts *o);
 

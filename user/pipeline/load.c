@@ -117,7 +117,8 @@ static int from_module(const struct pa_load *l, struct pa_report *rep,
 		pa_bdf_format(l->only, which);
 		ei.bdf = which;
 	}
-	err = pa_nl_open(&nl, &ei);
+	nl = l->nl;
+	err = nl ? pa_nl_lookup(nl, &ei) : pa_nl_open(&nl, &ei);
 	if (err)
 		return pa_error_errno(e, err, &ei);
 	if (l->pairs == PA_PAIRS_TOPO) {
@@ -133,7 +134,8 @@ static int from_module(const struct pa_load *l, struct pa_report *rep,
 		if (!err && l->pairs == PA_PAIRS_DEFAULT && !l->only)
 			err = fetch_pairs(nl, rep, &ei);
 	}
-	pa_nl_close(nl);
+	if (nl != l->nl)
+		pa_nl_close(nl);
 	/* NVLink or XGMI between them, which the path is then not used for. */
 	if (!err && (l->pairs == PA_PAIRS_TOPO || l->pairs == PA_PAIRS_ONE))
 		err = pa_fabric_read("/sys", rep);

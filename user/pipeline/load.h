@@ -14,6 +14,7 @@
 
 #include "errors.h"
 #include "model.h"
+#include "nl.h"
 #include "policy.h"
 #include "topo.h"
 
@@ -32,6 +33,12 @@ struct pa_load {
 	const char *sysfs;		/* sysfs root or fixture directory */
 	const char *lspci;		/* lspci -xxxx output or a sosreport */
 	const struct pa_addr *only;	/* report BDF; the module only */
+	/*
+	 * The module's socket to use, kept open across loads
+	 * (pa_nl_connect(): the exporter's, opened before it dropped its
+	 * privileges); NULL: one is opened for this load and closed.
+	 */
+	struct pa_nl *nl;
 	/*
 	 * PA_PAIRS_TOPO and PA_PAIRS_ONE ask the module for its devices
 	 * without groups, AER or host facts: topo and p2p show none. A

@@ -186,7 +186,7 @@ static int resolve_family(struct pa_nl *nl)
 	return err;
 }
 
-static int connect_family(struct pa_nl *nl)
+static int connect_socket(struct pa_nl *nl)
 {
 	int err = genl_connect(nl->sk);
 
@@ -199,11 +199,15 @@ static int connect_family(struct pa_nl *nl)
 	/* The kernel sizes a dump part to the reader's buffer, up to 32 KiB:
 	 * half the parts (and the module's walks) of libnl's 16 KiB. */
 	err = nl_socket_set_msg_buf_size(nl->sk, PA_NL_PART_SIZE);
-	if (err < 0)
-		return pa_nl_errno(err);
+	return err < 0 ? pa_nl_errno(err) : 0;
+}
+
+static int lookup_family(struct pa_nl *nl)
+{
 	/* Asking by name also makes the kernel load a module that declares
 	 * the family alias. */
-	err = resolve_family(nl);
+	int err = resolve_family(nl);
+
 	if (err) {
 		/* A live module whose family is not found: another netns. */
 		if (err == -ENOENT)
@@ -213,20 +217,67 @@ static int connect_family(struct pa_nl *nl)
 	return check_version(nl);
 }
 
-int pa_nl_open(struct pa_nl **nlp, struct pa_errinfo *ei)
+int pa_nl_connect(struct pa_nl **nlp)
 {
 	struct pa_nl *nl = calloc(1, sizeof(*nl));
 	int err;
 
 	*nlp = NULL;
-	ei->op = "lookup of the " PCIEAUDIT_FAMILY_NAME " netlink family";
 	if (!nl)
 		return -ENOMEM;
-	nl->ei = ei;
 	nl->sk = nl_socket_alloc();
-	err = nl->sk ? connect_family(nl) : -ENOMEM;
+	err = nl->sk ? connect_socket(nl) : -ENOMEM;
 	if (err) {
 		pa_nl_close(nl);
+		return err;
+	}
+	*nlp = nl;
+	return 0;
+}
+
+/*
+ * What an earlier request left queued, read and dropped: a dump abandoned
+ * half-way keeps running in the kernel until it is read to its end, and
+ * refuses the socket's next dump with EBUSY meanwhile. Each read lets the
+ * kernel queue the dump's next part.
+ */
+static void drain(struct pa_nl *nl)
+{
+	static char buf[PA_NL_PART_SIZE];
+	int fd = nl_socket_get_fd(nl->sk);
+
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC) >= 0 ||
+	       errno == EINTR || errno == ENOBUFS)
+		;
+}
+
+int pa_nl_lookup(struct pa_nl *nl, struct pa_errinfo *ei)
+{
+	int err;
+
+	nl->ei = ei;
+	ei->op = "lookup of the " PCIEAUDIT_FAMILY_NAME " netlink family";
+	drain(nl);
+	err = lookup_family(nl);
+	if (!err)
+		ei->op = NULL;
+	return err;
+}
+
+int pa_nl_open(struct pa_nl **nlp, struct pa_errinfo *ei)
+{
+	struct pa_nl *nl;
+	int err;
+
+	ei->op = "lookup of the " PCIEAUDIT_FAMILY_NAME " netlink family";
+	err = pa_nl_connect(&nl);
+	if (!err) {
+		nl->ei = ei;
+		err = lookup_family(nl);
+	}
+	if (err) {
+		pa_nl_close(nl);
+		*nlp = NULL;
 		return err;
 	}
 	ei->op = NULL;

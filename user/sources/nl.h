@@ -48,6 +48,23 @@ struct pa_nl_attrs {
 int pa_nl_open(struct pa_nl **nlp, struct pa_errinfo *ei);
 void pa_nl_close(struct pa_nl *nl);
 
+/*
+ * pa_nl_open() in two steps, for a socket kept across many reports: the
+ * module asks its capabilities of whoever opened the socket and of no one
+ * else (kmod/netlink.c, pcieaudit_nl_perm()), so the exporter connects
+ * while it holds them and keeps using the socket once it has dropped them.
+ * pa_nl_connect() needs no module; 0 or a negative errno.
+ */
+int pa_nl_connect(struct pa_nl **nlp);
+
+/*
+ * Before each report on such a socket: drops whatever an earlier request
+ * left queued, then looks the family up again (the module may have been
+ * loaded, reloaded or unloaded since). Returns as pa_nl_open(); *ei then
+ * takes the details until the next pa_nl_lookup().
+ */
+int pa_nl_lookup(struct pa_nl *nl, struct pa_errinfo *ei);
+
 /* A do request for cmd, to add attributes to; NULL when out of memory. */
 struct nl_msg *pa_nl_request(const struct pa_nl *nl, uint8_t cmd);
 
