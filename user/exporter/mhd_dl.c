@@ -5,7 +5,9 @@
 #include <dlfcn.h>
 #include <stdio.h>
 
-/* Looks names up in lib into out[], in order: 0 or -1 with why. */
+/* Looks names up in lib into out[], in order: 0 or -1 with why. out is a
+ * struct of the calls in the names' order: POSIX makes a void * from
+ * dlsym() convertible to a function's. */
 static int lookup(const char *lib, const char *const *names, size_t n,
 		  void **out, char *why, size_t whylen)
 {
@@ -33,17 +35,11 @@ int pa_mhd_open(struct pa_mhd *m, char *why, size_t whylen)
 		"MHD_queue_basic_auth_fail_response", "MHD_free",
 		"MHD_is_feature_supported",
 	};
-	void *sym[sizeof(names) / sizeof(names[0])];
 
 	_Static_assert(sizeof(names) / sizeof(names[0]) == sizeof(*m) / sizeof(void *),
 		       "a name for every call");
-	if (lookup(PA_MHD_LIB, names, sizeof(names) / sizeof(names[0]), sym, why, whylen))
-		return -1;
-	/* POSIX makes a void * from dlsym() convertible to a function's;
-	 * the struct is the calls in the names' order. */
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		((void **)m)[i] = sym[i];
-	return 0;
+	return lookup(PA_MHD_LIB, names, sizeof(names) / sizeof(names[0]),
+		      (void **)m, why, whylen);
 }
 
 int pa_gnutls_open(struct pa_gnutls *g, char *why, size_t whylen)
@@ -58,27 +54,19 @@ int pa_gnutls_open(struct pa_gnutls *g, char *why, size_t whylen)
 		"gnutls_session_set_verify_function",
 		"gnutls_certificate_verify_peers2", "gnutls_certificate_get_peers",
 	};
-	void *sym[sizeof(names) / sizeof(names[0])];
 
 	_Static_assert(sizeof(names) / sizeof(names[0]) == sizeof(*g) / sizeof(void *),
 		       "a name for every call");
-	if (lookup(PA_GNUTLS_LIB, names, sizeof(names) / sizeof(names[0]), sym, why, whylen))
-		return -1;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		((void **)g)[i] = sym[i];
-	return 0;
+	return lookup(PA_GNUTLS_LIB, names, sizeof(names) / sizeof(names[0]),
+		      (void **)g, why, whylen);
 }
 
 int pa_crypt_open(struct pa_crypt *c, char *why, size_t whylen)
 {
 	static const char *const names[] = { "crypt_rn", "crypt_checksalt" };
-	void *sym[sizeof(names) / sizeof(names[0])];
 
 	_Static_assert(sizeof(names) / sizeof(names[0]) == sizeof(*c) / sizeof(void *),
 		       "a name for every call");
-	if (lookup(PA_CRYPT_LIB, names, sizeof(names) / sizeof(names[0]), sym, why, whylen))
-		return -1;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		((void **)c)[i] = sym[i];
-	return 0;
+	return lookup(PA_CRYPT_LIB, names, sizeof(names) / sizeof(names[0]),
+		      (void **)c, why, whylen);
 }
