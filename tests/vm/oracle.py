@@ -968,6 +968,59 @@ class Checker:
         if c1 == c2:
             self.err(where, f"{bdf}: acs.ctrl unchanged across setpci ({fmt(c1)})")
 
+    def vfio_intremap(self, results, facts):
+        """check's vfio.interrupt-remapping against vfio's own answer: a
+        group vfio_iommu_type1 attached (pa_vfio's snapshot under vfio-hold,
+        vfio-plan's hold, pa_vfio_attach's rc 0) means the rule must pass
+        (warn with allow_unsafe_interrupts=Y); VFIO_SET_IOMMU refused with
+        EPERM (vfio-hold 107) and "No interrupt remapping support" in the
+        kernel log means it must fail."""
+        try:
+            with open(os.path.join(results, "check-vfio.json")) as f:
+                rules = json.load(f).get("rules", [])
+        except (OSError, ValueError):
+            return
+        got = [r.get("status") for r in rules if r.get("id") == "vfio.interrupt-remapping"]
+        if not got:
+            return
+        try:
+            with open(os.path.join(results, "dmesg.txt"), errors="replace") as f:
+                refused_log = "No interrupt remapping support" in f.read()
+        except OSError:
+            refused_log = False
+        try:
+            with open(os.path.join(results, "vfio", "report.rc")) as f:
+                held = f.read().strip() == "0"
+        except OSError:
+            held = False
+        rc = facts.get("vfio_attach_rc")
+        if "pa_vfio_attach=" in facts.get("cmdline", "") and rc is None:
+            self.err("vfio-attach", "pa_vfio_attach was given but vfio-hold did not run")
+        if rc is not None and facts.get("vfio_attach_driver") != "vfio-pci":
+            self.err("vfio-attach", f"the function is bound to {facts.get('vfio_attach_driver')}, not vfio-pci")
+        if rc not in (None, "0", "107"):
+            self.err("vfio-attach", f"vfio-hold exited {rc} (want 0 attached or 107 refused)")
+        attached = rc == "0" or held or facts.get("vfio_plan_hold_rc") == "0"
+        refused = rc == "107"
+        if refused and not refused_log:
+            self.err("vfio-attach", "VFIO_SET_IOMMU failed with EPERM but the kernel log lacks "
+                     "\"No interrupt remapping support\"")
+        if refused_log and not refused:
+            self.err("vfio-attach", "the kernel log says \"No interrupt remapping support\" "
+                     f"but vfio-hold exited {rc}")
+        if attached and refused:
+            self.err("vfio-attach", "vfio attached one group and refused another")
+            return
+        want = None
+        if refused:
+            want = "fail"
+        elif attached:
+            want = "warn" if facts.get("vfio_attach_unsafe") == "Y" else "pass"
+        if want is None:
+            return
+        self.eq("check vfio " + ("refused" if refused else "attached"),
+                "vfio.interrupt-remapping", got[0], want)
+
     def vfio_plan(self, results, facts):
         """vfio-plan's bind step, run as printed in the guest, against vfio's
         own verdict: the group is not viable with only the named function
@@ -2093,6 +2146,8 @@ def judge(results, expects, allow_missing=False, quiet=False):
                 c.err("vfio", f"the function is bound to {facts.get('vfio_driver')}, not vfio-pci")
         if "pa_vfio_plan=" in facts.get("cmdline", "") and not demo:
             c.vfio_plan(results, facts)
+        if not demo:
+            c.vfio_intremap(results, facts)
         if "snap2" in snaps:
             c.acs_change(results, reps.get("snap1"), reps.get("snap2"), snaps["snap2"])
         if not demo:

@@ -7,9 +7,12 @@
  * functions get an unmanaged domain attached instead of their default one;
  * then runs CMD and releases the group when it exits.
  *
- * Exit status: CMD's (128 + signal if it was killed), or 100-106 when the
- * group could not be taken.
+ * Exit status: CMD's (128 + signal if it was killed), or 100-107 when the
+ * group could not be taken: 104 not viable, 107 when VFIO_SET_IOMMU fails
+ * with EPERM, vfio_iommu_type1's refusal of an IOMMU that does not remap
+ * interrupts ("No interrupt remapping support" in the kernel log).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/vfio.h>
 #include <stdio.h>
@@ -56,7 +59,7 @@ int main(int argc, char **argv)
 	if (ioctl(group, VFIO_GROUP_SET_CONTAINER, &container) < 0)
 		return fail(105, "VFIO_GROUP_SET_CONTAINER");
 	if (ioctl(container, VFIO_SET_IOMMU, VFIO_TYPE1v2_IOMMU) < 0)
-		return fail(106, "VFIO_SET_IOMMU");
+		return fail(errno == EPERM ? 107 : 106, "VFIO_SET_IOMMU");
 
 	pid = fork();
 	if (pid < 0)

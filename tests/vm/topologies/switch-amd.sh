@@ -1,11 +1,15 @@
 # shellcheck shell=bash disable=SC2034,SC2054
 # Sourced by run-topology.sh.
-TOPO_DESC="AMD-Vi (strict); two-level x3130/xio3130 switch; root ports of mixed link speeds"
+TOPO_DESC="AMD-Vi (strict); two-level x3130/xio3130 switch; root ports of mixed link speeds; interrupt remapping off: vfio refuses a group, as vfio.interrupt-remapping says"
 # iommu.strict=1: translated default domains are "DMA" here, not "DMA-FQ".
 # module_blacklist=nvme: QEMU 7.2's AMD IOMMU loses the NVMe admin completions
 # (60 s timeout per controller); the NVMe functions stay, unbound.
-TOPO_CMDLINE="iommu.strict=1 module_blacklist=nvme"
-TOPO_EXPECT=(iommu=amd default_domain=DMA switch=1 multifunction=1 downgraded=1)
+# pa_vfio_attach: the virtio-net function alone below rp2 goes to vfio-pci,
+# and vfio_iommu_type1 must refuse its group (no interrupt remapping), as
+# check's vfio.interrupt-remapping says (oracle.py, vfio_intremap).
+TOPO_CMDLINE="iommu.strict=1 module_blacklist=nvme pa_vfio_attach=0000:07:00.0"
+TOPO_EXPECT=(iommu=amd default_domain=DMA switch=1 multifunction=1 downgraded=1
+	check.vfio=fail:vfio.interrupt-remapping)
 TOPO_ARGS=(
 	# Interrupt remapping off: with it the 6.1 guest panics under TCG
 	# ("timer doesn't work through Interrupt-remapped IO-APIC").
