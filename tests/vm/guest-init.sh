@@ -499,19 +499,25 @@ if [ $HAVE = 1 ] && [ -n "$pm_target" ]; then
 	log "reset: $pm_target: $(cat "$R/reset/resets-ok" 2>/dev/null) resets, $n reports"
 fi
 
+# to_vfio BDF: BDF to vfio-pci (driver_override, unbind, drivers_probe);
+# d its sysfs folder, group its IOMMU group.
+to_vfio() {
+	d=/sys/bus/pci/devices/$1
+	modprobe vfio-pci
+	modprobe vfio_iommu_type1
+	echo vfio-pci >"$d/driver_override"
+	[ -L "$d/driver" ] && echo "$1" >"$d/driver/unbind"
+	echo "$1" >/sys/bus/pci/drivers_probe
+	group=$(readlink -f "$d/iommu_group")
+	group=${group##*/}
+}
+
 # VFIO ownership (pa_vfio=BDF): bind the function to vfio-pci and take one
 # more snapshot while vfio-hold keeps its group in a type1 container, where
 # the attached domain is unmanaged and no longer the default one. Last,
 # because it takes the function away from its driver.
 if [ $HAVE = 1 ] && [ -n "$VFIO_BDF" ] && [ "$DEMO" = 0 ]; then
-	d=/sys/bus/pci/devices/$VFIO_BDF
-	modprobe vfio-pci
-	modprobe vfio_iommu_type1
-	echo vfio-pci >"$d/driver_override"
-	[ -L "$d/driver" ] && echo "$VFIO_BDF" >"$d/driver/unbind"
-	echo "$VFIO_BDF" >/sys/bus/pci/drivers_probe
-	group=$(readlink -f "$d/iommu_group")
-	group=${group##*/}
+	to_vfio "$VFIO_BDF"
 	fact vfio_bdf "$VFIO_BDF"
 	fact vfio_group "$group"
 	fact vfio_driver "$(basename "$(readlink -f "$d/driver")")"
@@ -576,16 +582,10 @@ fi
 # oracle.py holds check's vfio.interrupt-remapping to. Last, as it takes
 # the function from its driver.
 if [ $HAVE = 1 ] && [ -n "$ATTACH_BDF" ] && [ "$DEMO" = 0 ]; then
-	d=/sys/bus/pci/devices/$ATTACH_BDF
-	modprobe vfio-pci
-	modprobe vfio_iommu_type1
-	echo vfio-pci >"$d/driver_override"
-	[ -L "$d/driver" ] && echo "$ATTACH_BDF" >"$d/driver/unbind"
-	echo "$ATTACH_BDF" >/sys/bus/pci/drivers_probe
-	group=$(readlink -f "$d/iommu_group")
-	fact vfio_attach_group "${group##*/}"
+	to_vfio "$ATTACH_BDF"
+	fact vfio_attach_group "$group"
 	fact vfio_attach_driver "$(basename "$(readlink -f "$d/driver")")"
-	vfio-hold "${group##*/}" true >"$R/vfio-attach.out" 2>&1
+	vfio-hold "$group" true >"$R/vfio-attach.out" 2>&1
 	fact vfio_attach_rc $?
 	fact vfio_attach_unsafe "$(cat /sys/module/vfio_iommu_type1/parameters/allow_unsafe_interrupts 2>/dev/null)"
 	log "vfio-attach: $ATTACH_BDF (group ${group##*/}): vfio-hold $(grep '^vfio_attach_rc=' "$R/facts.txt")"
