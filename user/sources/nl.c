@@ -202,6 +202,8 @@ static int connect_socket(struct pa_nl *nl)
 	return err < 0 ? pa_nl_errno(err) : 0;
 }
 
+#define LOOKUP_OP "lookup of the " PCIEAUDIT_FAMILY_NAME " netlink family"
+
 static int lookup_family(struct pa_nl *nl)
 {
 	/* Asking by name also makes the kernel load a module that declares
@@ -251,17 +253,23 @@ static void drain(struct pa_nl *nl)
 		;
 }
 
-int pa_nl_lookup(struct pa_nl *nl, struct pa_errinfo *ei)
+/* The family looked up on nl, with ei taking the details. */
+static int lookup_into(struct pa_nl *nl, struct pa_errinfo *ei)
 {
 	int err;
 
 	nl->ei = ei;
-	ei->op = "lookup of the " PCIEAUDIT_FAMILY_NAME " netlink family";
-	drain(nl);
+	ei->op = LOOKUP_OP;
 	err = lookup_family(nl);
 	if (!err)
 		ei->op = NULL;
 	return err;
+}
+
+int pa_nl_lookup(struct pa_nl *nl, struct pa_errinfo *ei)
+{
+	drain(nl);
+	return lookup_into(nl, ei);
 }
 
 int pa_nl_open(struct pa_nl **nlp, struct pa_errinfo *ei)
@@ -269,18 +277,15 @@ int pa_nl_open(struct pa_nl **nlp, struct pa_errinfo *ei)
 	struct pa_nl *nl;
 	int err;
 
-	ei->op = "lookup of the " PCIEAUDIT_FAMILY_NAME " netlink family";
+	ei->op = LOOKUP_OP;
 	err = pa_nl_connect(&nl);
-	if (!err) {
-		nl->ei = ei;
-		err = lookup_family(nl);
-	}
+	if (!err)
+		err = lookup_into(nl, ei);
 	if (err) {
 		pa_nl_close(nl);
 		*nlp = NULL;
 		return err;
 	}
-	ei->op = NULL;
 	*nlp = nl;
 	return 0;
 }
