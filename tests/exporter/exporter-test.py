@@ -297,6 +297,8 @@ def freshness():
 def main():
     if not os.access(CLI, os.X_OK):
         sys.exit("build the CLI first: make cli")
+    if not os.path.isdir(os.path.join(FIXTURE, "devices")):
+        sys.exit(f"exporter-test reads {FIXTURE}: the shared fixtures, ../shared beside this clone")
     oracle = sysfs_oracle()
     INFO.update(info_oracle())
     if not oracle:
