@@ -65,6 +65,10 @@ P2=$!
 # The exporter with an interval longer than the test: only the module's
 # events can make its body follow the hot-plug and the rmmod.
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+# The guest's own clock (CLOCK_BOOTTIME, as the exporter's CLOCK_MONOTONIC
+# without suspend) beside each scrape: check.py tells a clock that jumped
+# an hour from an exporter that collected early.
+fact exporter_start_uptime "$(cut -d' ' -f1 /proc/uptime)"
 $CLI exporter --interval 3600 --listen 127.0.0.1:9862 2>"$R/exporter.err" &
 PE=$!
 sleep 2
@@ -88,6 +92,7 @@ fact plug_rc $?
 sleep 2
 scrape_until "$R/exporter-plugged.txt" "bdf=\"$EP\"" present
 fact exporter_plugged_rc $?
+fact exporter_plugged_uptime "$(cut -d' ' -f1 /proc/uptime)"
 
 # 3. ACS control of the port, changed and restored by setpci (the test's
 # write, never the module's): Source Validation toggled.
