@@ -135,6 +135,20 @@ fi
 for d in /sys/bus/pci/devices/*; do
 	modprobe -q "$(cat "$d/modalias")" 2>/dev/null || true
 done
+
+# vfio-pci.ids=: vfio-pci loads after the host drivers, as from an
+# initramfs without a softdep: a named device a host driver took stays
+# with it (vfio.ids-not-bound), an unclaimed one goes to vfio-pci.
+VFIO_IDS=
+for arg in $CMDLINE; do
+	case $arg in
+	vfio-pci.ids=* | vfio_pci.ids=*) VFIO_IDS=${arg#*=} ;;
+	esac
+done
+if [ -n "$VFIO_IDS" ]; then
+	modprobe vfio-pci "ids=$VFIO_IDS"
+	fact vfio_ids_modprobe_rc $?
+fi
 lsmod >"$R/lsmod.txt" 2>&1
 
 # SR-IOV: enable up to two VFs on every PF that offers them, so that virtfn,
@@ -185,6 +199,11 @@ dump_sysfs() {
 		done
 		[ -L "$d/physfn" ] && printf '%s\t%s\t%s\n' "$b" physfn "$(basename "$(readlink -f "$d/physfn")")"
 		[ -r "$d/sriov_numvfs" ] && printf '%s\t%s\t%s\n' "$b" sriov_numvfs "$(cat "$d/sriov_numvfs")"
+		[ -r "$d/sriov_totalvfs" ] && printf '%s\t%s\t%s\n' "$b" sriov_totalvfs "$(cat "$d/sriov_totalvfs")"
+		# The kernel makes reset (and reset_method) visible only where it
+		# has a reset method for the function (pci_reset_supported()).
+		[ -e "$d/reset" ] && printf '%s\t%s\t%s\n' "$b" reset yes
+		[ -r "$d/reset_method" ] && printf '%s\t%s\t%s\n' "$b" reset_method "$(cat "$d/reset_method")"
 		# The standard BARs' "start end flags" lines, ';'-joined.
 		printf '%s\t%s\t%s\n' "$b" resource "$(head -n 6 "$d/resource" | tr '\n' ';')"
 	done

@@ -33,6 +33,8 @@ import shutil
 import sys
 import tempfile
 
+import vfio_host_oracle
+
 # Stored runs' independent data, for --selftest.
 VM_RUNS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                        "fixtures", "vm-runs")
@@ -1021,6 +1023,19 @@ class Checker:
         self.eq("check vfio " + ("refused" if refused else "attached"),
                 "vfio.interrupt-remapping", got[0], want)
 
+    def vfio_host(self, results, snap, facts):
+        """check's vfio host rules against the kernel's own facts
+        (vfio_host_oracle.py)."""
+        try:
+            with open(os.path.join(results, "check-vfio.json")) as f:
+                out = json.load(f)
+        except (OSError, ValueError):
+            return
+        self.count("vfio host rules")
+        for rule, msg in vfio_host_oracle.judge(out, snap.sysfs, snap.config,
+                                                snap.groups, facts):
+            self.err(f"check vfio {rule}", msg)
+
     def vfio_plan(self, results, facts):
         """vfio-plan's bind step, run as printed in the guest, against vfio's
         own verdict: the group is not viable with only the named function
@@ -1977,6 +1992,62 @@ def text_block_selftest():
     return ok
 
 
+def vfio_host_selftest():
+    """vfio_host_oracle on a made-up guest: a root-bus NIC with no reset
+    named by vfio-pci.ids= and bound to e1000, a 15-VF PF below a root port
+    with ARI Forwarding off, a 256 MiB BAR below 4 GiB. The check that says
+    so is accepted; one rule's status or named device changed is not."""
+    def cfg(size, pokes):
+        b = bytearray(size)
+        for off, width, val in pokes:
+            b[off:off + width] = val.to_bytes(width, "little")
+        return Config(b.hex())
+    pf_bar = "0x00000000e0000000 0x00000000efffffff 0x000000000014220c"
+    sysfs = {
+        "0000:00:02.0": {"class": "0x060400", "hdr_type": "01", "parent": "pci0000:00",
+                         "iommu_group": "1"},
+        "0000:00:06.0": {"class": "0x020000", "hdr_type": "00", "parent": "pci0000:00",
+                         "iommu_group": "2", "driver": "e1000", "vendor": "0x8086",
+                         "device": "0x100e", "subsystem_vendor": "0x1af4",
+                         "subsystem_device": "0x1100"},
+        "0000:01:00.0": {"class": "0x010802", "hdr_type": "00", "parent": "0000:00:02.0",
+                         "iommu_group": "3", "reset": "yes", "sriov_totalvfs": "15",
+                         "driver": "nvme", "vendor": "0x1b36", "device": "0x0010"},
+        "0000:02:00.0": {"class": "0x050000", "hdr_type": "00", "parent": "0000:00:03.0",
+                         "iommu_group": "4", "reset": "yes", "driver": "vfio-pci",
+                         "vendor": "0x1af4", "device": "0x1110",
+                         "resource": ";".join(["0x0 0x0 0x0", "0x0 0x0 0x0", pf_bar])},
+    }
+    config = {
+        "0000:00:02.0": cfg(256, [(0x06, 2, 0x10), (0x34, 1, 0x40), (0x40, 1, 0x10),
+                                  (0x42, 2, 0x42)]),
+        "0000:01:00.0": cfg(4096, [(0x100, 4, 0x00010010), (0x10E, 2, 15),
+                                   (0x114, 2, 1), (0x116, 2, 1)]),
+    }
+    facts = {"cmdline": "intel_iommu=on vfio-pci.ids=8086:100e,1af4:1110"}
+    want = {"vfio.no-reset": ("warn", "0000:00:06.0"),
+            "vfio.sriov-resources": ("fail", "0000:01:00.0"),
+            "vfio.bar-below-4g": ("warn", "0000:02:00.0"),
+            "vfio.ids-not-bound": ("fail", "0000:00:06.0")}
+
+    def check(w):
+        return {"rules": [{"id": r, "status": st} for r, (st, _) in w.items()],
+                "findings": [{"id": r, "devices": [b]} for r, (_, b) in w.items()]}
+    groups = {1: {}}
+    ok = vfio_host_oracle.judge(check(want), sysfs, config, groups, facts) == []
+    for rule, (st, bdf) in want.items():
+        for wrong in ({**want, rule: ("pass", bdf)}, {**want, rule: (st, "0000:00:02.0")}):
+            ok = ok and vfio_host_oracle.judge(check(wrong), sysfs, config, groups, facts) != []
+    # ARI Forwarding on, or a port of no IOMMU: nothing / skip only.
+    config["0000:00:02.0"] = cfg(256, [(0x06, 2, 0x10), (0x34, 1, 0x40), (0x40, 1, 0x10),
+                                       (0x42, 2, 0x42), (0x68, 2, 0x20)])
+    ok = ok and vfio_host_oracle.expected(sysfs, config, facts)["vfio.sriov-resources"] == set()
+    ok = ok and vfio_host_oracle.judge(check(want), sysfs, config, {}, facts) != []
+    print("selftest ok: vfio host rules against the kernel's facts" if ok else
+          "selftest FAIL: vfio host rules against the kernel's facts")
+    return ok
+
+
 def kernel_wording_selftest():
     """Per-version facts come from the kernel: both ACS log wordings, and
     the lazy domain's name from the build options."""
@@ -2148,6 +2219,7 @@ def judge(results, expects, allow_missing=False, quiet=False):
             c.vfio_plan(results, facts)
         if not demo:
             c.vfio_intremap(results, facts)
+        c.vfio_host(results, snaps["snap1"], facts)
         if "snap2" in snaps:
             c.acs_change(results, reps.get("snap1"), reps.get("snap2"), snaps["snap2"])
         if not demo:
@@ -3086,6 +3158,7 @@ def main():
         ok = dump_selftest() and ok
         ok = p2p_pair_selftest() and ok
         ok = kernel_wording_selftest() and ok
+        ok = vfio_host_selftest() and ok
         ok = text_block_selftest() and ok
         if not args.fixture:
             for name in sorted({n for n, _, _ in _p2p_mutations()} - P2P_APPLIED):

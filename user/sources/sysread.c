@@ -339,18 +339,19 @@ int pa_sysfs_read(const char *root, struct pa_sysfs *s, char *what,
  * file, the kernel's placement; without it from the BAR register, except
  * a VF's, which reads 0 wherever the kernel put it (SR-IOV): unknown.
  */
-static void bar_places(const struct pa_config *c, const struct pa_sysfs_dev *s,
-		       struct pa_device *d)
+static void bar_places(const struct pa_config *c, const char *resource,
+		       bool vf, struct pa_device *d)
 {
 	struct pa_sysfs_bar res[PA_MAX_BARS];
-	bool with_res = s->resource && pa_sysfs_resource_bars(s->resource, res);
-	bool vf = (d->flags & PCIEAUDIT_DEV_F_VIRTFN) || s->physfn ||
-		  c->vendor == 0xffff;
+	bool with_res = resource && pa_sysfs_resource_bars(resource, res);
+	unsigned int nregs = c ? c->nbar_regs : PA_MAX_BARS;
 
+	vf = vf || (d->flags & PCIEAUDIT_DEV_F_VIRTFN) ||
+	     (c && c->vendor == 0xffff);
 	for (size_t i = 0; i < d->nbars; i++) {
 		struct pa_bar *b = &d->bars[i];
 
-		if (b->index >= c->nbar_regs ||
+		if (b->index >= nregs ||
 		    (b->flags & PCIEAUDIT_BAR_F_UNASSIGNED))
 			continue;
 		if (with_res) {
@@ -358,7 +359,7 @@ static void bar_places(const struct pa_config *c, const struct pa_sysfs_dev *s,
 			 * the module answered): unknown. */
 			b->has_start = res[b->index].has_start;
 			b->start = res[b->index].start;
-		} else if (!vf) {
+		} else if (!vf && c) {
 			b->has_start = true;
 			b->start = c->bar_regs[b->index].address;
 		}
@@ -376,7 +377,7 @@ static int passthru_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 		return 0;
 	err = pa_passthru_fill(&c, s->resource, s->reset_method, s->reset_file,
 			       s->sriov_numvfs, &d->pt);
-	bar_places(&c, s, d);
+	bar_places(&c, s->resource, s->physfn != NULL, d);
 	return err;
 }
 
@@ -419,9 +420,19 @@ int pa_passthru_read(const char *root, struct pa_report *rep)
 		/* A function gone since, or a copy without it: unknown. So is
 		 * one runtime-suspended: reading its config file would wake it
 		 * (and the bridges above), which the module's source never does. */
-		if ((fixture || !runtime_suspended(devdir, bdf)) &&
-		    !read_device(devdir, bdf, fixture, s))
-			err = passthru_of(s, d);
+		if (fixture || !runtime_suspended(devdir, bdf)) {
+			if (!read_device(devdir, bdf, fixture, s))
+				err = passthru_of(s, d);
+		} else {
+			/* The BARs' places are the kernel's resources, read
+			 * without touching the device; its registers stay
+			 * unknown. */
+			char path[PA_BDF_LEN + 16];
+
+			snprintf(path, sizeof(path), "%s/resource", bdf);
+			s->resource = text_at(devdir, path);
+			bar_places(NULL, s->resource, false, d);
+		}
 		pa_sysfs_clear(&one);
 	}
 	close(devdir);

@@ -1,7 +1,14 @@
 # shellcheck shell=bash disable=SC2034,SC2054
 # Sourced by run-topology.sh.
-TOPO_DESC="Intel VT-d in passthrough (iommu=pt); PCIe-to-PCI bridge with conventional devices; SR-IOV NVMe with 2 VFs"
-TOPO_CMDLINE="intel_iommu=on iommu=pt"
+TOPO_DESC="Intel VT-d in passthrough (iommu=pt); PCIe-to-PCI bridge with conventional devices; SR-IOV NVMe with 2 of 15 VFs and ARI off; a conventional NIC on the root bus (no reset); a 256 MiB BAR below 4 GiB; vfio-pci.ids= beaten by e1000"
+# The vfio host rules, each against the kernel (vfio_host_oracle.py):
+# pci=noari leaves ARI Forwarding off above the 15-VF NVMe
+# (vfio.sriov-resources); the e1000 on the root bus has no FLR, no PM
+# and no bus to reset (vfio.no-reset); the ivshmem's 256 MiB BAR sits
+# below 4 GiB (vfio.bar-below-4g); vfio-pci.ids= names the e1000s, which
+# e1000 binds before vfio-pci loads, and the ivshmem, which vfio-pci gets
+# (vfio.ids-not-bound).
+TOPO_CMDLINE="intel_iommu=on iommu=pt pci=noari vfio-pci.ids=8086:100e,1af4:1110"
 TOPO_EXPECT=(iommu=intel default_domain=identity pcie_to_pci_bridge=1 conventional=1 acs_off_root_port=1 sriov=1
 	check.gpudirect=pass check.vfio=fail:vfio.group-shared)
 TOPO_ARGS=(
@@ -10,6 +17,7 @@ TOPO_ARGS=(
 	-device pcie-root-port,id=rp2,bus=pcie.0,addr=0x2.1,chassis=2,port=2,disable-acs=on
 	-device pcie-root-port,id=rp3,bus=pcie.0,addr=0x5.0,multifunction=on,chassis=3,port=3
 	-device pcie-root-port,id=rp4,bus=pcie.0,addr=0x5.1,chassis=4,port=4,x-speed=8,x-width=4
+	-device pcie-root-port,id=rp5,bus=pcie.0,addr=0x5.2,chassis=5,port=5
 	-device nvme,bus=rp1,serial=pa2001
 	-device pcie-pci-bridge,id=pb1,bus=rp2
 	# Conventional PCI: no Express capability, no link, shares a group.
@@ -18,5 +26,8 @@ TOPO_ARGS=(
 	-device virtio-net-pci,bus=rp3
 	# SR-IOV PF; the guest enables two VFs (QEMU 7.2 wants a subsystem).
 	-device nvme-subsys,id=nvs0
-	-device nvme,bus=rp4,serial=pa2002,subsys=nvs0,sriov_max_vfs=2,sriov_vq_flexible=4,sriov_vi_flexible=2
+	-device nvme,bus=rp4,serial=pa2002,subsys=nvs0,sriov_max_vfs=15,sriov_vq_flexible=30,sriov_vi_flexible=15
+	-object memory-backend-ram,id=shm1,size=256M
+	-device ivshmem-plain,bus=rp5,memdev=shm1
+	-device e1000,bus=pcie.0,addr=0x6.0
 )
