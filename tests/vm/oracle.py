@@ -438,7 +438,9 @@ def expected_device(snap, bdf):
         "multifunction": multifunction(snap, bdf),
         "virtfn": "physfn" in s,
         "pf": s.get("physfn"),
-        "physfn": int(s.get("sriov_numvfs", "0")) > 0,
+        # sysfs shows sriov_numvfs for every PF the kernel set up (is_physfn),
+        # VFs enabled or not (the kernel may have refused them).
+        "physfn": "sriov_numvfs" in s,
         "pcie_type": lp["express"]["type"] if lp.get("express") else None,
         "bridge": "subordinate" in s,
         "secondary_bus": int(s["subordinate"].split(":")[1], 16) if "subordinate" in s else None,
@@ -2041,7 +2043,11 @@ def vfio_host_selftest():
     # ARI Forwarding on, or a port of no IOMMU: nothing / skip only.
     config["0000:00:02.0"] = cfg(256, [(0x06, 2, 0x10), (0x34, 1, 0x40), (0x40, 1, 0x10),
                                        (0x42, 2, 0x42), (0x68, 2, 0x20)])
-    ok = ok and vfio_host_oracle.expected(sysfs, config, facts)["vfio.sriov-resources"] == set()
+    ok = ok and not vfio_host_oracle.expected(sysfs, config, facts)["vfio.sriov-resources"]
+    # The kernel refusing the VFs too: two findings for the PF, not one.
+    facts["sriov_0000:01:00.0"] = "failed"
+    ok = ok and vfio_host_oracle.expected(sysfs, config, facts)["vfio.sriov-resources"] == \
+        {"0000:01:00.0": 1}
     ok = ok and vfio_host_oracle.judge(check(want), sysfs, config, {}, facts) != []
     print("selftest ok: vfio host rules against the kernel's facts" if ok else
           "selftest FAIL: vfio host rules against the kernel's facts")

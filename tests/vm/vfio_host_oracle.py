@@ -11,6 +11,7 @@ The rules' thresholds are the policy's own (docs/check.md): a large BAR is
 256 MiB or more; more VFs than device 0's functions hold need ARI."""
 
 import re
+from collections import Counter
 
 LARGE_BAR = 256 << 20
 IORESOURCE_PREFETCH = 0x2000
@@ -73,14 +74,15 @@ def _devfn(bdf):
 
 
 def sriov_resources(sysfs, config, facts):
-    """PFs whose VFs the kernel refused (sriov_numvfs failed), or whose last
-    VF lies beyond device 0 below a port with ARI Forwarding off."""
-    flagged = set()
+    """PFs whose VFs the kernel refused (sriov_numvfs failed), and PFs whose
+    last VF lies beyond device 0 below a port with ARI Forwarding off: one
+    finding for each reason."""
+    flagged = Counter()
     for bdf in candidates(sysfs):
         if (_int(sysfs[bdf].get("sriov_totalvfs"), 10) or 0) <= 0:
             continue
         if facts.get(f"sriov_{bdf}") == "failed":
-            flagged.add(bdf)
+            flagged[bdf] += 1
         cfg = config.get(bdf)
         pos = cfg.ecap(0x10) if cfg else None
         if pos is None:
@@ -94,14 +96,14 @@ def sriov_resources(sysfs, config, facts):
         if last <= 7 or exp is None or (port.r16(exp + 2) >> 4 & 0xF) not in (4, 6):
             continue
         if not port.r16(exp + 0x28) & 0x20:
-            flagged.add(bdf)
+            flagged[bdf] += 1
     return flagged
 
 
 def bar_below_4g(sysfs):
     """Candidates with a large 64-bit prefetchable BAR the kernel placed
-    below 4 GiB or could not place."""
-    flagged = set()
+    below 4 GiB or could not place: one finding for each BAR."""
+    flagged = Counter()
     for bdf in candidates(sysfs):
         for line in sysfs[bdf].get("resource", "").split(";")[:6]:
             parts = [_int(x) for x in line.split()]
@@ -111,7 +113,7 @@ def bar_below_4g(sysfs):
             if not (flags & IORESOURCE_MEM_64 and flags & IORESOURCE_PREFETCH):
                 continue
             if end - start + 1 >= LARGE_BAR and (start == 0 or end < 1 << 32):
-                flagged.add(bdf)
+                flagged[bdf] += 1
     return flagged
 
 
@@ -143,12 +145,12 @@ def ids_not_bound(sysfs, cmdline):
 
 
 def expected(sysfs, config, facts):
-    """{rule: set of BDFs the rule must name}."""
+    """{rule: Counter of the BDFs its findings must name first}."""
     return {
-        "vfio.no-reset": no_reset(sysfs),
+        "vfio.no-reset": Counter(no_reset(sysfs)),
         "vfio.sriov-resources": sriov_resources(sysfs, config, facts),
         "vfio.bar-below-4g": bar_below_4g(sysfs),
-        "vfio.ids-not-bound": ids_not_bound(sysfs, facts.get("cmdline", "")),
+        "vfio.ids-not-bound": Counter(ids_not_bound(sysfs, facts.get("cmdline", ""))),
     }
 
 
@@ -160,7 +162,7 @@ def judge(check, sysfs, config, groups, facts):
     named = {}
     for f in check.get("findings", []):
         if f.get("id") in RULES and f.get("devices"):
-            named.setdefault(f["id"], set()).add(f["devices"][0])
+            named.setdefault(f["id"], Counter())[f["devices"][0]] += 1
     if not groups:
         for rule in RULES:
             if status.get(rule) != "skip":
@@ -171,7 +173,8 @@ def judge(check, sysfs, config, groups, facts):
         if status.get(rule) != want:
             errs.append((rule, f"{status.get(rule)}, but the kernel's facts give {want}"
                          + (f" for {', '.join(sorted(want_set))}" if want_set else "")))
-        got = named.get(rule, set())
+        got = named.get(rule, Counter())
         if got != want_set:
-            errs.append((rule, f"names {sorted(got)}; the kernel's facts name {sorted(want_set)}"))
+            errs.append((rule, f"names {sorted(got.elements())}; the kernel's facts name "
+                         f"{sorted(want_set.elements())}"))
     return errs
