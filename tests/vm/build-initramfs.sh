@@ -127,9 +127,10 @@ BINS=(/usr/bin/lspci /usr/bin/setpci /usr/sbin/capsh "${EXTRA_BINS[@]}")
 [[ -x $CLI_BIN ]] && BINS+=("$CLI_BIN")
 
 # The libraries the CLI opens at run time (dlopen), not in its ldd list:
-# the exporter's libmicrohttpd, with what it links.
+# the exporter's libmicrohttpd, with what it links, and libcrypt for the
+# web configuration's bcrypt hashes.
 RUNTIME_LIBS=()
-for l in libmicrohttpd.so.12; do
+for l in libmicrohttpd.so.12 libcrypt.so.1; do
 	# awk reads to the end: an early exit would kill ldconfig with SIGPIPE,
 	# which pipefail and set -e turn into this script's silent death.
 	p=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ && !n++ { print $NF }')
@@ -147,7 +148,7 @@ mapfile -t LIBS < <(
 	done | sort -u
 )
 
-INPUT_FILES=("$0" "$VM_DIR/lib.sh" "$VM_DIR/guest-lib.sh" "$INIT" "$VM_DIR/vfio-hold.c" "$VM_DIR/dump-probe.c"
+INPUT_FILES=("$0" "$VM_DIR/lib.sh" "$VM_DIR/guest-lib.sh" "$VM_DIR/guest-exporter.sh" "$INIT" "$VM_DIR/vfio-hold.c" "$VM_DIR/idle-conns.c" "$VM_DIR/dump-probe.c"
 	"$VM_DIR/p2p-probe.c" "${PROGS[@]}" "$REPO_ROOT/include/uapi/linux/pcieaudit.h" "$BUSYBOX" "$PCI_IDS"
 	"${BINS[@]}" "${LIBS[@]}" "${MOD_FILES[@]}" "$MODDIR/modules.builtin" "$KCONFIG")
 [[ -f $MODDIR/modules.order ]] && INPUT_FILES+=("$MODDIR/modules.order")
@@ -198,6 +199,7 @@ for b in "${BINS[@]}"; do
 done
 # Static, so it needs nothing from the host's libraries.
 gcc -static -O2 -Wall -Werror -o "$STAGE/usr/bin/vfio-hold" "$VM_DIR/vfio-hold.c"
+gcc -static -O2 -Wall -Werror -o "$STAGE/usr/bin/idle-conns" "$VM_DIR/idle-conns.c"
 # Linked like the CLI, whose libnl libraries are copied below.
 # shellcheck disable=SC2046 # pkg-config output is a list of flags
 gcc -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -I"$REPO_ROOT/include/uapi" \
@@ -260,6 +262,19 @@ printf '/bin/sh\n' >"$STAGE/etc/shells"
 
 install -m 0755 "$INIT" "$STAGE/init"
 install -D -m 0644 "$VM_DIR/guest-lib.sh" "$STAGE/lib/pcieaudit/guest-lib.sh"
+install -D -m 0644 "$VM_DIR/guest-exporter.sh" "$STAGE/lib/pcieaudit/guest-exporter.sh"
+# The guest exporter's web configuration (guest-exporter.sh): exporter-
+# toolkit's format with a fresh self-signed certificate and a bcrypt hash
+# (cost 4: TCG is slow). Test data, readable by all.
+if command -v openssl >/dev/null && command -v htpasswd >/dev/null; then
+	W=$STAGE/lib/pcieaudit/web
+	mkdir -p "$W"
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+		-days 3650 -subj /CN=127.0.0.1 -keyout "$W/server.key" -out "$W/server.crt" 2>/dev/null
+	printf 'tls_server_config:\n  cert_file: /lib/pcieaudit/web/server.crt\n  key_file: /lib/pcieaudit/web/server.key\nbasic_auth_users:\n  prometheus: %s\n' \
+		"$(htpasswd -nbBC 4 '' pa-guest-secret | tr -d ':\n')" >"$W/web.yml"
+	chmod 0644 "$W"/*
+fi
 
 TMP_IMG=$(mktemp "$OUT_DIR/initramfs.XXXXXX")
 (cd "$STAGE" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |

@@ -15,6 +15,8 @@ snapshots and in the guest against the module, with nothing else from the
 expect profile, while the golden against itself finds nothing.
 
 The same boot runs the exporter with the module and --user nobody
+(guest-exporter.sh: 300 idle connections while 4 scrapers scrape, malformed
+requests, a second exporter with TLS and basic auth through busybox wget)
 (exporter/): the kernel's /proc status of its every thread must show a
 uid other than 0, CapInh, CapPrm, CapEff, CapBnd and CapAmb 0 and
 NoNewPrivs 1, and its scrape pcieaudit_up 1 with one pcieaudit_device_info
@@ -156,6 +158,78 @@ def exporter_errors(results):
     return errors
 
 
+def status_line(text):
+    """The HTTP status code of a reply (nc's raw reply or wget -S), or None."""
+    m = re.search(r"HTTP/1\.[01] (\d{3})", text)
+    return int(m.group(1)) if m else None
+
+
+def exporter_load_errors(results):
+    """guest-exporter.sh against the module: idle connections, malformed
+    requests, TLS with basic auth; the kernel's /proc/net/tcp counts the
+    connections held."""
+    d = os.path.join(results, "exporter")
+    facts = dict(ln.split("=", 1) for ln in
+                 open(os.path.join(results, "facts.txt")).read().splitlines() if "=" in ln)
+    errors = []
+
+    def read(name):
+        try:
+            with open(os.path.join(d, name), errors="replace") as f:
+                return f.read()
+        except OSError:
+            errors.append(f"exporter: {name} missing")
+            return ""
+    held = int(facts.get("exporter_idle_open", "0") or 0)
+    if held < 300:
+        errors.append(f"exporter: {held} connections established while 300 were to be held idle")
+    times, spans = [], []
+    for s in range(1, 5):
+        for line in read(f"idle-{s}.txt").splitlines():
+            a, b, rc, _ = line.split()
+            times.append(float(b) - float(a))
+            spans += [float(a), float(b)]
+            if rc != "0":
+                errors.append(f"exporter: scraper {s}'s scrape failed (wget {rc}) beside idle connections")
+    if len(times) != 20:
+        errors.append(f"exporter: {len(times)} scrapes beside idle connections, want 20")
+    after = int(facts.get("exporter_idle_after", "0") or 0)
+    if spans and max(spans) - min(spans) < 4.0 and after < 300:
+        errors.append(f"exporter: {after} of the idle connections left after scrapes of "
+                      f"{max(spans) - min(spans):.1f} s (the exporter drops them idle for 5 s)")
+    if times and max(times) >= 1.0:
+        errors.append(f"exporter: the slowest scrape beside 300 idle connections took {max(times):.2f} s (limit 1 s)")
+    codes = [status_line(read(f"bad-{n}.txt")) for n in range(1, 6)]
+    if any(c is not None and c >= 500 for c in codes):
+        errors.append(f"exporter: a malformed request got a server error: {codes}")
+    # No request line: a 4xx or the connection closed. A negative
+    # Content-Length and broken chunks: 400 (libmicrohttpd's framing).
+    if codes[0] is not None and codes[0] // 100 != 4:
+        errors.append(f"exporter: 'GARBAGE' got {codes[0]}, want 4xx or the connection closed")
+    for n in (1, 3):
+        if codes[n] != 400:
+            errors.append(f"exporter: malformed request {n + 1} got {codes[n]}, want 400")
+    if facts.get("exporter_after_bad_rc") != "0" or "\npcieaudit_up 1\n" not in "\n" + read("after-bad.txt"):
+        errors.append("exporter: no scrape answered after the malformed requests")
+    if facts.get("exporter_tls") == "none":
+        errors.append("exporter: the initramfs has no web configuration (openssl or htpasswd missing)")
+        return errors
+    tls_err = read("tls.err").strip()[:300]
+    if facts.get("exporter_tls_rc") != "0" or "\npcieaudit_up 1\n" not in "\n" + read("tls-metrics.txt"):
+        errors.append(f"exporter: no scrape over TLS with the password: {read('tls-wget.err').strip()[:200]}; {tls_err}")
+    for name, fact in (("tls-wrong.txt", "exporter_tls_wrong_rc"), ("tls-noauth.txt", "exporter_tls_noauth_rc")):
+        code = status_line(read(name))
+        if facts.get(fact) == "0" or code != 401:
+            errors.append(f"exporter: {name[4:-4]} credentials over TLS got {code} (wget {facts.get(fact)}), want 401")
+    if facts.get("exporter_tls_plain_rc") == "0":
+        errors.append("exporter: plain HTTP to the TLS listener was answered")
+    if not errors:
+        print(f"expect-check: exporter under load: {held} idle connections held ({after} after), 20 scrapes by 4 "
+              f"scrapers, slowest {max(times):.3f} s; malformed requests: replies {codes}, then "
+              f"answered; TLS with basic auth answered, wrong and no password 401, plain HTTP refused")
+    return errors
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--golden", required=True)
@@ -219,6 +293,7 @@ def main():
                 errors.append(f"the guest's check --expect against the module: rc {grc}, {gg}; want 1, {want}")
 
     errors += exporter_errors(a.results)
+    errors += exporter_load_errors(a.results)
     for e in errors:
         print(f"expect-check: FAIL: {e}")
     if not errors:

@@ -117,6 +117,11 @@ if [ "$LIGHT" = expect ]; then
 		sleep 0.25
 		i=$((i + 1))
 	done
+	# shellcheck source=tests/vm/guest-exporter.sh
+	. /lib/pcieaudit/guest-exporter.sh
+	exporter_idle
+	exporter_malformed
+	exporter_tls
 	cat /proc/$EP/status >"$E/status.txt" 2>&1
 	for t in /proc/$EP/task/*; do
 		grep -E '^(Uid|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' "$t/status" |
