@@ -179,7 +179,7 @@ def judge(res, cmdline):
         iv = re.search(r'^pcieaudit_collections_total\{trigger="interval"\} (\d+)$', body, re.M)
         # An interval collection is the exporter's fault unless the
         # guest's own clock says the hour passed: TCG on a loaded host has
-        # let a guest clock jump (stop 35's CI), while the run is limited
+        # let a guest clock jump (a fresh-clone CI run of 3f65e7a), while the run is limited
         # to minutes of the host's time.
         try:
             elapsed = (float(facts["exporter_plugged_uptime"]) -
