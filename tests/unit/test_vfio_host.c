@@ -1028,7 +1028,7 @@ static void test_plan(void **state)
 	struct pa_vfio_plan p;
 	struct pa_error e = { 0 };
 	struct pa_addr gpu = EP, v100 = { 0, 0x06, 0 }, none = { 0, 0x09, 0 };
-	struct pa_addr port = RP;
+	struct pa_addr port = RP, host_bridge = { 0, 0, 0 };
 	bool bound_now = false;
 
 	(void)state;
@@ -1062,6 +1062,11 @@ static void test_plan(void **state)
 	assert_int_equal(pa_vfio_plan_build(&rep, &c, &port, 1, &p, &e),
 			 PA_EXIT_USAGE);
 	assert_non_null(strstr(e.msg, "is a bridge"));
+	e = (struct pa_error){ 0 };
+	/* A header-type-0 host bridge is no endpoint of a guest either. */
+	assert_int_equal(pa_vfio_plan_build(&rep, &c, &host_bridge, 1, &p, &e),
+			 PA_EXIT_USAGE);
+	assert_non_null(strstr(e.msg, "is a host bridge (class 060000)"));
 	e = (struct pa_error){ 0 };
 	/* The V100's group is open by a guest. */
 	assert_int_equal(pa_vfio_plan_build(&rep, &c, &v100, 1, &p, &e),

@@ -241,6 +241,13 @@ static int refuse(const struct pa_report *rep, const struct pa_addr *a,
 		return pa_error_set(e, PA_EXIT_USAGE,
 				    "%s is a bridge (%s): VFIO assigns endpoints; name the devices below it",
 				    bdf, pa_check_noun(d));
+	/* Header type 0, so vfio-pci would take them, but they are the
+	 * host's own: its root complex, its LPC and firmware devices. */
+	if (d->class >> 8 == 0x0600 || d->class >> 8 == 0x0601)
+		return pa_error_set(e, PA_EXIT_USAGE,
+				    "%s is %s (class %06x): the host's own, never a guest's",
+				    bdf, d->class >> 8 == 0x0600 ? "a host bridge" :
+				    "an ISA bridge (LPC)", d->class);
 	g = pa_report_group_of(rep, d);
 	for (size_t m = 0; g && m < g->nmembers; m++) {
 		const struct pa_device *o = pa_report_find(rep, &g->members[m]);
