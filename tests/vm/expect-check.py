@@ -15,12 +15,13 @@ snapshots and in the guest against the module, with nothing else from the
 expect profile, while the golden against itself finds nothing.
 
 The same boot runs the exporter with the module and --user nobody
-(guest-exporter.sh: 300 idle connections while 4 scrapers scrape, malformed
-requests, a second exporter with TLS and basic auth through busybox wget)
 (exporter/): the kernel's /proc status of its every thread must show a
 uid other than 0, CapInh, CapPrm, CapEff, CapBnd and CapAmb 0 and
 NoNewPrivs 1, and its scrape pcieaudit_up 1 with one pcieaudit_device_info
 per function sysfs lists (bdf, vendor, device, class as paths.tsv has them).
+Then guest-exporter.sh loads it: 300 idle connections while 4 scrapers
+scrape, malformed requests, and a second exporter with TLS and basic auth
+through busybox wget.
 """
 
 import argparse
@@ -110,18 +111,30 @@ INFO = re.compile(r'^pcieaudit_device_info\{bdf="([^"]+)",vendor="([0-9a-f]+)",'
                   r'device="([0-9a-f]+)",class="([0-9a-f]+)"', re.M)
 
 
-def exporter_errors(results):
-    """The exporter as nobody: privileges from /proc, data against sysfs."""
+def read_facts(results):
+    """The guest's facts.txt, KEY=VALUE a line."""
+    with open(os.path.join(results, "facts.txt")) as f:
+        return dict(ln.split("=", 1) for ln in f.read().splitlines() if "=" in ln)
+
+
+def exporter_reader(results, errors):
+    """A reader of the guest's exporter/ files: a missing one is an error."""
     d = os.path.join(results, "exporter")
-    errors = []
 
     def read(name):
         try:
-            with open(os.path.join(d, name)) as f:
+            with open(os.path.join(d, name), errors="replace") as f:
                 return f.read()
         except OSError:
             errors.append(f"exporter: {name} missing")
             return ""
+    return read
+
+
+def exporter_errors(results):
+    """The exporter as nobody: privileges from /proc, data against sysfs."""
+    errors = []
+    read = exporter_reader(results, errors)
     err = read("exporter.err")
     tasks = [ln for ln in read("tasks.txt").splitlines() if ln.strip()]
     status = dict(re.findall(r"^(\w+):\s+(.*)$", read("status.txt"), re.M))
@@ -148,8 +161,7 @@ def exporter_errors(results):
                       f"differ: {sorted(got ^ want)[:4]}")
     if "running as nobody" not in err:
         errors.append(f"exporter: did not say it runs as nobody: {err.strip()[:300]}")
-    facts = dict(ln.split("=", 1) for ln in
-                 open(os.path.join(results, "facts.txt")).read().splitlines() if "=" in ln)
+    facts = read_facts(results)
     secs = float(facts.get("exporter_end", 0)) - float(facts.get("exporter_start", 0))
     if not errors:
         print(f"expect-check: exporter as nobody: {len(tasks)} threads Uid "
@@ -168,18 +180,9 @@ def exporter_load_errors(results):
     """guest-exporter.sh against the module: idle connections, malformed
     requests, TLS with basic auth; the kernel's /proc/net/tcp counts the
     connections held."""
-    d = os.path.join(results, "exporter")
-    facts = dict(ln.split("=", 1) for ln in
-                 open(os.path.join(results, "facts.txt")).read().splitlines() if "=" in ln)
+    facts = read_facts(results)
     errors = []
-
-    def read(name):
-        try:
-            with open(os.path.join(d, name), errors="replace") as f:
-                return f.read()
-        except OSError:
-            errors.append(f"exporter: {name} missing")
-            return ""
+    read = exporter_reader(results, errors)
     held = int(facts.get("exporter_idle_open", "0") or 0)
     if held < 300:
         errors.append(f"exporter: {held} connections established while 300 were to be held idle")

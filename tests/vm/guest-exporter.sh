@@ -5,6 +5,12 @@
 # under idle connections, malformed requests, and TLS with basic auth.
 # Everything goes to $E for expect-check.py, which judges it.
 
+# The exporter's side of the connections to 127.0.0.1:9862 (0x2686) that
+# are established, from the kernel's table.
+held_connections() {
+	grep -c ': 0100007F:2686 [0-9A-F]*:[0-9A-F]* 01 ' /proc/net/tcp
+}
+
 # 300 connections held open and idle (idle-conns.c) while 4 scrapers
 # scrape 5 times each; each scrape's start, end (guest uptime) and wget's
 # exit in idle-N.txt.
@@ -16,8 +22,7 @@ exporter_idle() {
 		sleep 0.1
 		i=$((i + 1))
 	done
-	# The exporter's side of them: established, local port 9862 (0x2686).
-	fact exporter_idle_open "$(grep -c ': 0100007F:2686 [0-9A-F]*:[0-9A-F]* 01 ' /proc/net/tcp)"
+	fact exporter_idle_open "$(held_connections)"
 	pids=
 	for s in 1 2 3 4; do
 		(
@@ -33,7 +38,7 @@ exporter_idle() {
 	# shellcheck disable=SC2086 # a list of PIDs, split on purpose
 	wait $pids
 	# Still held after the scrapes (the exporter drops them idle for 5 s).
-	fact exporter_idle_after "$(grep -c ': 0100007F:2686 [0-9A-F]*:[0-9A-F]* 01 ' /proc/net/tcp)"
+	fact exporter_idle_after "$(held_connections)"
 	kill $IP
 	wait $IP 2>/dev/null
 }

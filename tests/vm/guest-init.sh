@@ -26,6 +26,7 @@ ACS_SET=
 ACS_DIR=
 PLAN_BDF=
 LIGHT=
+VFIO_IDS=
 # pa_demo=1 (make demo): the module's snapshot, the reports and the checks
 # only; the P2P probes, the ACS changes, error paths, power states, resets,
 # VFIO and dump tests of make vm-test are skipped, and the oracle judges
@@ -45,6 +46,7 @@ for arg in $CMDLINE; do
 	pa_acs_dir=*) ACS_DIR=${arg#pa_acs_dir=} ;;
 	pa_light=*) LIGHT=${arg#pa_light=} ;;
 	pa_demo=*) DEMO=${arg#pa_demo=} ;;
+	vfio-pci.ids=* | vfio_pci.ids=*) VFIO_IDS=${arg#*=} ;;
 	esac
 done
 
@@ -144,12 +146,6 @@ done
 # vfio-pci.ids=: vfio-pci loads after the host drivers, as from an
 # initramfs without a softdep: a named device a host driver took stays
 # with it (vfio.ids-not-bound), an unclaimed one goes to vfio-pci.
-VFIO_IDS=
-for arg in $CMDLINE; do
-	case $arg in
-	vfio-pci.ids=* | vfio_pci.ids=*) VFIO_IDS=${arg#*=} ;;
-	esac
-done
 if [ -n "$VFIO_IDS" ]; then
 	modprobe vfio-pci "ids=$VFIO_IDS"
 	fact vfio_ids_modprobe_rc $?
