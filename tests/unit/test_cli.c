@@ -2331,9 +2331,14 @@ static void json_layout(void **state)
 
 static void check_colour(void **state)
 {
+	char *term = getenv("TERM") ? strdup(getenv("TERM")) : NULL;
 	char *out;
 
 	(void)state;
+	/* A person's terminal, whatever the caller's: make unit under
+	 * TERM=dumb or NO_COLOR=1 once failed here. */
+	setenv("TERM", "xterm", 1);
+	unsetenv("NO_COLOR");
 	out = run_on_tty(NULL, NULL);
 	assert_contains(out, "\033[32mPASS\033[0m  baseline.iommu-off");
 	free(out);
@@ -2348,6 +2353,16 @@ static void check_colour(void **state)
 	out = run_on_tty(NULL, "--no-color");
 	assert_null(strchr(out, '\033'));
 	free(out);
+	setenv("TERM", "dumb", 1);
+	out = run_on_tty(NULL, NULL);
+	assert_contains(out, "PASS  baseline.iommu-off");
+	assert_null(strchr(out, '\033'));
+	free(out);
+	if (term)
+		setenv("TERM", term, 1);
+	else
+		unsetenv("TERM");
+	free(term);
 }
 
 static void remove_tmp_dir(void)
