@@ -31,10 +31,13 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 COMMANDS = [
     ("report --sysfs /sys", ["report"], (0,), 1.0),
     ("--json report --sysfs /sys", ["--json", "report"], (0,), 0.5),
+    ("--json report --nvml --sysfs /sys", ["--json", "report", "--nvml"], (0,), None),
     ("check --sysfs /sys", ["check"], (0, 1, 8), 1.5),
     ("topo --sysfs /sys", ["topo"], (0,), None),
     ("--version", ["--version"], (0,), None),
 ]
+# Options a --base build may predate: measured for --cli only.
+NEW_ONLY = {"--nvml"}
 
 
 def run_once(argv):
@@ -62,6 +65,8 @@ def main():
     variants = [("lspci -vvv", [a.lspci, "-vvv"], (0,), None)]
     for name, cli in (("pcieaudit-cli", a.cli), ("base", a.base)):
         for label, args, ok, goal in COMMANDS if cli else ():
+            if name == "base" and NEW_ONLY & set(args):
+                continue
             extra = [] if args == ["--version"] else ["--sysfs", a.sysfs]
             variants.append((f"{name} {label}", [cli] + args + extra, ok,
                              goal if name == "pcieaudit-cli" else None))

@@ -973,6 +973,10 @@ static void usage_errors(void **state)
 		       "unexpected argument '05:00.0'");
 	expect_failure(run("info", "04:00.0"), PA_EXIT_USAGE,
 		       "unexpected argument '04:00.0' for info");
+	expect_failure(run("report", "--nvml"), PA_EXIT_USAGE,
+		       "--nvml adds NVML's facts to the JSON snapshot: report --json --nvml");
+	expect_failure(run("--json", "check", "--nvml"), PA_EXIT_USAGE,
+		       "unknown option '--nvml' for check");
 	/* None of these may reach the kernel. */
 	assert_int_equal(fake.dos[PCIEAUDIT_CMD_INFO_GET], 0);
 }
@@ -1010,7 +1014,8 @@ static void help_and_version(void **state)
 
 	r = run("report", "--help");
 	assert_int_equal(r.rc, PA_EXIT_OK);
-	assert_contains(r.out, "Usage: pcieaudit-cli report [--json] [BDF]");
+	assert_contains(r.out, "Usage: pcieaudit-cli report [--json [--nvml]] [BDF]");
+	assert_contains(r.out, "--nvml        with --json: ask NVML too");
 	release(&r);
 
 	r = run("p2p", "--help");
@@ -1967,7 +1972,16 @@ static void check_offline_equals_live(void **state)
 
 	(void)state;
 	fake.respond = kernel_server;
+	/* Without --nvml NVML's rules skip, naming the option. */
 	snap = run("--json", "report");
+	assert_int_equal(snap.rc, PA_EXIT_OK);
+	write_tmp("host.json", snap.out);
+	offline = run("check", "--input", tmp_path("host.json"), "--profile", "gpudirect");
+	assert_contains(offline.out, "SKIP  gpudirect.accel-link (NVLink unknown: NVML not-read: "
+			"report --json asks NVML only with --nvml)");
+	release(&offline);
+	release(&snap);
+	snap = run("--json", "report", "--nvml");
 	assert_int_equal(snap.rc, PA_EXIT_OK);
 	write_tmp("host.json", snap.out);
 	live = run("check", "--format", "json");

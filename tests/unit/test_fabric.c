@@ -20,6 +20,7 @@
 #include "check.h"
 #include "fabric.h"
 #include "fabric_json.h"
+#include "fabric_read.h"
 #include "fileio.h"
 #include "gpu_sw.h"
 #include "json_out.h"
@@ -367,6 +368,36 @@ static void nvml_dlopen_paths(void **state)
 	unsetenv("PCIEAUDIT_NVML_LIB");
 	assert_int_equal(fab.nlinks, 0);
 	pa_fabric_clear(&fab);
+}
+
+/* On the running host with an NVIDIA function, NVML is loaded only when
+ * asked (report --json --nvml): unasked, it is not-read with the reason and
+ * the loader never runs; asked, the loader's own failure shows it ran. */
+static void fabric_read_asks_nvml_only_when_told(void **state)
+{
+	struct pa_device gpu = { .addr = addr(0, 0x41, 0, 0),
+				 .vendor = PA_VENDOR_NVIDIA };
+	struct pa_report rep = { .devices = &gpu, .ndevices = 1 };
+
+	(void)state;
+	setenv("PCIEAUDIT_NVML_LIB", "/nonexistent/libnvidia-ml.so.1", 1);
+	assert_int_equal(pa_fabric_read("/sys", &rep, false), 0);
+	assert_int_equal(rep.fabric->nvml.state, PA_SRC_NOT_READ);
+	assert_string_equal(rep.fabric->nvml.detail,
+			    "report --json asks NVML only with --nvml");
+	assert_int_equal(pa_fabric_read("/sys", &rep, true), 0);
+	assert_int_equal(rep.fabric->nvml.state, PA_SRC_ABSENT);
+	assert_non_null(strstr(rep.fabric->nvml.detail, "/nonexistent/libnvidia-ml.so.1"));
+	/* A copy of a host is never NVML's, asked or not; a tree without
+	 * NVIDIA has nothing for it, asked or not. */
+	assert_int_equal(pa_fabric_read(DATA "/kfd-xgmi", &rep, true), 0);
+	assert_string_equal(rep.fabric->nvml.detail, "not the running host");
+	gpu.vendor = 0x1002;
+	assert_int_equal(pa_fabric_read("/sys", &rep, false), 0);
+	assert_int_equal(rep.fabric->nvml.state, PA_SRC_ABSENT);
+	unsetenv("PCIEAUDIT_NVML_LIB");
+	pa_fabric_clear(rep.fabric);
+	free(rep.fabric);
 }
 
 /* Three MI300X-like GPUs, all pairs over XGMI (type 11); the PCIe links
@@ -826,6 +857,7 @@ int main(void)
 		cmocka_unit_test(nvml_nvswitch),
 		cmocka_unit_test(nvml_count_fails),
 		cmocka_unit_test(nvml_dlopen_paths),
+		cmocka_unit_test(fabric_read_asks_nvml_only_when_told),
 		cmocka_unit_test(kfd_fixture),
 		cmocka_unit_test(kfd_props),
 		cmocka_unit_test(gpu_sw_recorded),

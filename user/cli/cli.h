@@ -35,6 +35,7 @@ struct pa_cli_opts {
 	bool json;
 	bool pretty;			/* --pretty: indented JSON */
 	bool all;			/* topo --all */
+	bool nvml;			/* report --json --nvml */
 	size_t nbdfs;
 	struct pa_addr bdfs[PA_CLI_MAX_BDFS];
 	/* report, p2p, topo, check and exporter: where the report comes from */

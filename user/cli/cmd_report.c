@@ -13,9 +13,10 @@ int pa_cmd_report(const struct pa_cli_opts *opts, struct pa_error *e)
 
 	l.only = opts->nbdfs ? &opts->bdfs[0] : NULL;
 	/* The JSON is the snapshot check --input reads: with pairs and the
-	 * host's facts. */
+	 * host's facts; NVML, which costs more than the rest, when asked. */
 	l.pairs = opts->json ? PA_PAIRS_DEFAULT : PA_PAIRS_NONE;
 	l.host = opts->json;
+	l.no_nvml = !opts->nvml;
 	l.names = true;
 	l.class_names = !opts->json;
 	if (pa_cli_load_report(&l, &rep, e))

@@ -34,6 +34,7 @@
 #define OPT_FILES	(1u << 5)	/* file arguments, not BDFs */
 #define OPT_EXIT	(1u << 6)	/* --exit-codes */
 #define OPT_EXPECT	(1u << 7)	/* --expect */
+#define OPT_NVML	(1u << 8)	/* --nvml */
 
 struct command {
 	const char *name;
@@ -46,12 +47,16 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "report", pa_cmd_report, "[--json] [BDF]",
-	  "PCI tree with ACS, link and IOMMU state", 0, 1, OPT_SOURCE,
+	{ "report", pa_cmd_report, "[--json [--nvml]] [BDF]",
+	  "PCI tree with ACS, link and IOMMU state", 0, 1, OPT_SOURCE | OPT_NVML,
 	  "With a BDF (DDDD:BB:DD.F or BB:DD.F, domain 0000), only that\n"
 	  "function and the IOMMU group holding it. The JSON of a full report\n"
 	  "also holds the P2P pairs among the devices 'topo' shows and the\n"
 	  "host's facts: it is the snapshot 'check --input' reads.\n\n"
+	  "  --nvml        with --json: ask NVML too (NVLinks, GPU memory), as\n"
+	  "                check and topo always do; without it the snapshot\n"
+	  "                says NVML was not read, and check --input skips the\n"
+	  "                rules that need it (loading NVML costs 17 ms or more)\n"
 	  "  --input FILE  print a snapshot (report --json) instead, '-' for stdin\n"
 	  "  --sysfs DIR   without the module: read sysfs and configuration\n"
 	  "                space under DIR (/sys, or a fixture's directory)\n"
@@ -273,6 +278,9 @@ static int check_arguments(const struct command *cmd,
 	if (opts->format && opts->json && strcmp(opts->format, "json"))
 		return pa_error_usage(e, "--json and --format %s contradict each other",
 				      opts->format);
+	if (opts->nvml && !opts->json)
+		return pa_error_usage(e, "--nvml adds NVML's facts to the JSON snapshot: %s --json --nvml",
+				      cmd->name);
 	if ((cmd->opts & OPT_FILES) && !opts->nfiles)
 		return pa_error_usage(e, "%s needs snapshots: %s %s", cmd->name,
 				      cmd->name, cmd->args);
@@ -381,6 +389,8 @@ static int run_command(const struct command *cmd, int argc, char **argv,
 			opts->no_color = true;
 		else if (!strcmp(arg, "--rules") && (cmd->opts & OPT_CHECK))
 			opts->rules = true;
+		else if (!strcmp(arg, "--nvml") && (cmd->opts & OPT_NVML))
+			opts->nvml = true;
 		else if ((taken = value_option(cmd, argc, argv, &i, opts, e)) >= 0)
 			rc = taken;
 		else if (is_source(arg))

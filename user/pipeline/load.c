@@ -138,7 +138,7 @@ static int from_module(const struct pa_load *l, struct pa_report *rep,
 		pa_nl_close(nl);
 	/* NVLink or XGMI between them, which the path is then not used for. */
 	if (!err && (l->pairs == PA_PAIRS_TOPO || l->pairs == PA_PAIRS_ONE))
-		err = pa_fabric_read("/sys", rep);
+		err = pa_fabric_read("/sys", rep, !l->no_nvml);
 	if (err) {
 		pa_report_clear(rep);
 		return pa_error_errno(e, err, &ei);
@@ -325,7 +325,7 @@ static int from_offline(const struct pa_load *l, struct pa_report *rep,
 		rep->has_host = true;
 	}
 	if (!err && l->host)
-		err = pa_fabric_read(l->sysfs, rep);
+		err = pa_fabric_read(l->sysfs, rep, !l->no_nvml);
 	return err ? pa_error_set(e, PA_EXIT_RUNTIME, "%s", strerror(-err)) : 0;
 }
 
@@ -447,7 +447,7 @@ int pa_load_report(const struct pa_load *l, struct pa_report *rep,
 			if (!err && l->host)
 				err = pa_passthru_read("/sys", rep);
 			if (!err && l->host)
-				err = pa_fabric_read("/sys", rep);
+				err = pa_fabric_read("/sys", rep, !l->no_nvml);
 			if (err)
 				rc = pa_error_set(e, PA_EXIT_RUNTIME, "%s",
 						  strerror(-err));

@@ -52,6 +52,7 @@ struct pa_load {
 	 * where the source did not answer them; NULL for none. */
 	const struct pa_policy *policy;
 	bool host;	/* host facts from /proc and /sys; the fabric too */
+	bool no_nvml;	/* and of the fabric, not NVML: report without --nvml */
 	bool names;	/* vendor and device names from this host's pci.ids,
 			 * unless a snapshot brings its own host's */
 	bool class_names;	/* and class names: text prints them,

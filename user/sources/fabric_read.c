@@ -21,7 +21,7 @@ static bool any_nvidia(const struct pa_report *rep)
 	return false;
 }
 
-int pa_fabric_read(const char *root, struct pa_report *rep)
+int pa_fabric_read(const char *root, struct pa_report *rep, bool nvml)
 {
 	bool live = pa_sysfs_is_live(root);
 	struct pa_fabric *f = rep->fabric;
@@ -41,6 +41,9 @@ int pa_fabric_read(const char *root, struct pa_report *rep)
 		err = pa_source_set(&f->nvml, PA_SRC_NOT_READ, "not the running host");
 	else if (!any_nvidia(rep))
 		err = pa_source_set(&f->nvml, PA_SRC_ABSENT, "no NVIDIA function in the PCI tree");
+	else if (!nvml)
+		err = pa_source_set(&f->nvml, PA_SRC_NOT_READ,
+				    "report --json asks NVML only with --nvml");
 	else
 		err = pa_nvml_read(f);
 	if (!err)
