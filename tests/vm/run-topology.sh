@@ -196,6 +196,20 @@ if ((rc > 128 && rc != 137)); then
 	echo "$retried" >"$RES/qemu-retried"
 	run_qemu
 fi
+# Likewise a guest kernel that panicked before our module said a word
+# (its first load always logs "pcieaudit: loading out-of-tree module"):
+# nothing of ours had run. A CI run saw Debian's 7.3 take an int3 Oops in
+# enqueue_timer during its early boot (pnp init) under multi-threaded TCG.
+if [[ -z $retried ]] && ! grep -q "^$PAYLOAD_END" "$RES/payload.txt" 2>/dev/null &&
+	grep -q 'Kernel panic' "$RES/console.log" 2>/dev/null &&
+	! grep -q 'pcieaudit:' "$RES/console.log"; then
+	log "$NAME: the guest kernel panicked before our module loaded; booting once more"
+	grep -m 2 -E 'Oops|BUG:|Kernel panic' "$RES/console.log" | sed 's/^/[vm]   /' >&2 || true
+	mv "$RES/console.log" "$RES/console-crashed.log"
+	retried="the guest kernel panicked before our module loaded, on the first boot"
+	echo "$retried" >"$RES/qemu-retried"
+	run_qemu
+fi
 elapsed=$((SECONDS - start))
 echo "$elapsed" >"$RES/boot_seconds"
 
