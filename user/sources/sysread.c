@@ -208,6 +208,16 @@ static int read_config(int devfd, struct pa_sysfs_dev *d)
 	return 0;
 }
 
+/* The files of a function's VFIO facts besides configuration space. */
+static void read_vfio_files(int fd, bool fixture, struct pa_sysfs_dev *d)
+{
+	d->resource = text_at(fd, "resource");
+	d->reset_method = text_at(fd, "reset_method");
+	/* A copy may leave the write-only file out: absent is unknown. */
+	d->reset_file = !faccessat(fd, "reset", F_OK, 0) ? 1 : fixture ? -1 : 0;
+	d->sriov_numvfs = text_at(fd, "sriov_numvfs");
+}
+
 static int read_device(int devdir, const char *name, bool fixture,
 		       struct pa_sysfs_dev *d)
 {
@@ -226,11 +236,7 @@ static int read_device(int devdir, const char *name, bool fixture,
 	d->driver = name_at(fd, "driver");
 	d->physfn = name_at(fd, "physfn");
 	d->iommu_group = name_at(fd, "iommu_group");
-	d->resource = text_at(fd, "resource");
-	d->reset_method = text_at(fd, "reset_method");
-	/* A copy may leave the write-only file out: absent is unknown. */
-	d->reset_file = !faccessat(fd, "reset", F_OK, 0) ? 1 : fixture ? -1 : 0;
-	d->sriov_numvfs = text_at(fd, "sriov_numvfs");
+	read_vfio_files(fd, fixture, d);
 	d->iommu_type = text_at(fd, "iommu_group/type");
 	if (!d->iommu_type)
 		d->iommu_type = text_at(fd, "iommu_group_type");
@@ -254,10 +260,7 @@ static int read_passthru_files(int devdir, const char *name, bool fixture,
 	if (fd < 0)
 		return -errno;
 	err = read_config(fd, d);
-	d->resource = text_at(fd, "resource");
-	d->reset_method = text_at(fd, "reset_method");
-	d->reset_file = !faccessat(fd, "reset", F_OK, 0) ? 1 : fixture ? -1 : 0;
-	d->sriov_numvfs = text_at(fd, "sriov_numvfs");
+	read_vfio_files(fd, fixture, d);
 	close(fd);
 	return err;
 }
