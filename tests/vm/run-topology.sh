@@ -178,6 +178,14 @@ qemu_crash_report() {
 	sed 's/^/[vm]   /' "$RES/qemu-crash.txt" 2>/dev/null >&2 || true
 }
 
+# boot_again WHY: keeps the first console, records why, boots once more.
+boot_again() {
+	mv "$RES/console.log" "$RES/console-crashed.log" 2>/dev/null || true
+	retried=$1
+	echo "$retried" >"$RES/qemu-retried"
+	run_qemu
+}
+
 log "$NAME: booting $KVER ($TOPO_DESC)"
 start=$SECONDS
 retried=
@@ -191,10 +199,7 @@ run_qemu
 if ((rc > 128 && rc != 137)); then
 	log "$NAME: QEMU itself died of signal $((rc - 128)) (an emulator fault); booting once more"
 	qemu_crash_report
-	mv "$RES/console.log" "$RES/console-crashed.log" 2>/dev/null || true
-	retried="QEMU died of signal $((rc - 128)) on the first boot"
-	echo "$retried" >"$RES/qemu-retried"
-	run_qemu
+	boot_again "QEMU died of signal $((rc - 128)) on the first boot"
 fi
 # Likewise a guest kernel that panicked before our module said a word
 # (its first load always logs "pcieaudit: loading out-of-tree module"):
@@ -205,10 +210,7 @@ if [[ -z $retried ]] && ! grep -q "^$PAYLOAD_END" "$RES/payload.txt" 2>/dev/null
 	! grep -q 'pcieaudit:' "$RES/console.log"; then
 	log "$NAME: the guest kernel panicked before our module loaded; booting once more"
 	grep -m 2 -E 'Oops|BUG:|Kernel panic' "$RES/console.log" | sed 's/^/[vm]   /' >&2 || true
-	mv "$RES/console.log" "$RES/console-crashed.log"
-	retried="the guest kernel panicked before our module loaded, on the first boot"
-	echo "$retried" >"$RES/qemu-retried"
-	run_qemu
+	boot_again "the guest kernel panicked before our module loaded, on the first boot"
 fi
 elapsed=$((SECONDS - start))
 echo "$elapsed" >"$RES/boot_seconds"

@@ -367,14 +367,14 @@ int pa_sysfs_read(const char *root, struct pa_sysfs *s, char *what,
  * a VF's, which reads 0 wherever the kernel put it (SR-IOV): unknown.
  */
 static void bar_places(const struct pa_config *c, const char *resource,
-		       bool vf, struct pa_device *d)
+		       struct pa_device *d)
 {
 	struct pa_sysfs_bar res[PA_MAX_BARS];
 	bool with_res = resource && pa_sysfs_resource_bars(resource, res);
 	unsigned int nregs = c ? c->nbar_regs : PA_MAX_BARS;
-
-	vf = vf || (d->flags & PCIEAUDIT_DEV_F_VIRTFN) ||
-	     (c && c->vendor == 0xffff);
+	/* The module flags a VF; its configuration space reads vendor 0xffff. */
+	bool vf = (d->flags & PCIEAUDIT_DEV_F_VIRTFN) ||
+		  (c && c->vendor == 0xffff);
 	for (size_t i = 0; i < d->nbars; i++) {
 		struct pa_bar *b = &d->bars[i];
 
@@ -404,7 +404,7 @@ static int passthru_of(const struct pa_sysfs_dev *s, struct pa_device *d)
 		return 0;
 	err = pa_passthru_fill(&c, s->resource, s->reset_method, s->reset_file,
 			       s->sriov_numvfs, &d->pt);
-	bar_places(&c, s->resource, s->physfn != NULL, d);
+	bar_places(&c, s->resource, d);
 	return err;
 }
 
@@ -458,7 +458,7 @@ int pa_passthru_read(const char *root, struct pa_report *rep)
 
 			snprintf(path, sizeof(path), "%s/resource", bdf);
 			s->resource = text_at(devdir, path);
-			bar_places(NULL, s->resource, false, d);
+			bar_places(NULL, s->resource, d);
 		}
 		pa_sysfs_clear(&one);
 	}
