@@ -207,6 +207,37 @@ dump_sysfs() {
 		[ -r "$d/reset_method" ] && printf '%s\t%s\t%s\n' "$b" reset_method "$(cat "$d/reset_method")"
 		# The standard BARs' "start end flags" lines, ';'-joined.
 		printf '%s\t%s\t%s\n' "$b" resource "$(head -n 6 "$d/resource" | tr '\n' ';')"
+		# The VF BARs' lines (7-12 from 0, after the ROM's) of a kernel
+		# with CONFIG_PCI_IOV, ';'-joined; empty where the file has none.
+		# Read by the shell itself: no process per function.
+		ds_i=0 ds_iov=
+		while read -r ds_line; do
+			[ $ds_i -ge 7 ] && [ $ds_i -le 12 ] && ds_iov="$ds_iov$ds_line;"
+			ds_i=$((ds_i + 1))
+		done <"$d/resource"
+		printf '%s\t%s\t%s\n' "$b" resource_iov "$ds_iov"
+		# The kernel's AER counters exist where it handles AER for the
+		# function (aer_dev_correctable): yes or no, and each file's
+		# TOTAL_ERR_* line as its own key.
+		if [ -e "$d/aer_dev_correctable" ]; then
+			printf '%s\t%s\t%s\n' "$b" aer yes
+			for f in correctable nonfatal fatal; do
+				[ -r "$d/aer_dev_$f" ] || continue
+				while read -r ds_k ds_v; do
+					case $ds_k in
+					TOTAL_ERR_*) printf '%s\t%s\t%s\n' "$b" "aer_$ds_k" "$ds_v" ;;
+					esac
+				done <"$d/aer_dev_$f"
+			done
+		else
+			printf '%s\t%s\t%s\n' "$b" aer no
+		fi
+		# Runtime PM allowed ("auto"): the function may be suspended when
+		# the report reads it, which then leaves its VFIO facts unread.
+		if [ -r "$d/power/control" ]; then
+			read -r ds_pc <"$d/power/control"
+			printf '%s\t%s\t%s\n' "$b" power_control "$ds_pc"
+		fi
 	done
 }
 

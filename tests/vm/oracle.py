@@ -551,6 +551,140 @@ def expected_groups(snap):
 
 
 # ---------------------------------------------------------------------------
+# VFIO facts, AER and BAR places, from config.hex and the sysfs dump alone
+# ---------------------------------------------------------------------------
+
+# Capability IDs and offsets (PCI Local Bus / PCIe specs; pci_regs.h).
+CAP_PM, CAP_EXP, CAP_AF = 0x01, 0x10, 0x13
+ECAP_SRIOV = 0x0010
+PM_CTRL, PM_CTRL_NO_SOFT_RESET = 0x04, 0x0008
+AF_CAP, AF_CAP_TP_FLR = 0x03, 0x03
+EXP_DEVCAP2, EXP_DEVCTL2 = 0x24, 0x28
+SRIOV_INITIAL_VF, SRIOV_TOTAL_VF, SRIOV_NUM_VF = 0x0C, 0x0E, 0x10
+SRIOV_VF_OFFSET, SRIOV_VF_STRIDE, SRIOV_BAR = 0x14, 0x16, 0x24
+# The AER counters' TOTAL_ERR_* lines, as guest-init.sh keys them.
+AER_TOTALS = (("correctable", "aer_TOTAL_ERR_COR"),
+              ("nonfatal", "aer_TOTAL_ERR_NONFATAL"),
+              ("fatal", "aer_TOTAL_ERR_FATAL"))
+
+
+def resource_lines(text):
+    """';'-joined "start end flags" lines -> [(start, end, flags)]."""
+    return [tuple(int(x, 16) for x in line.split())
+            for line in (text or "").split(";") if len(line.split()) == 3]
+
+
+def config_unusable(cfg):
+    """No configuration space to judge: none dumped, or all ones (the whole
+    space, or the whole header as passthru.c has it: a VF's vendor and
+    device read 0xffff, its command and class registers do not)."""
+    if cfg is None or not cfg.b:
+        return True
+    return all(x == 0xFF for x in cfg.b) or \
+        cfg.r32(0x00) == cfg.r32(0x04) == cfg.r32(0x08) == 0xFFFFFFFF
+
+
+def vf_bar_regs(cfg, pos):
+    """The SR-IOV capability's six VF BAR registers: [(declared, address)].
+    Declared: an I/O BAR with an address; a memory BAR with an address or
+    its 64-bit or prefetchable bit set. The upper half of a 64-bit BAR is
+    no BAR."""
+    out, upper = [], False
+    for i in range(6):
+        v = cfg.r32(pos + SRIOV_BAR + 4 * i)
+        if upper:
+            out.append((False, 0))
+            upper = False
+            continue
+        if v & 1:
+            addr = v & 0xFFFFFFFC
+            out.append((addr != 0, addr))
+            continue
+        addr, mem64 = v & 0xFFFFFFF0, (v & 0x6) == 0x4 and i < 5
+        if mem64:
+            addr |= cfg.r32(pos + SRIOV_BAR + 4 * (i + 1)) << 32
+            upper = True
+        out.append((bool(addr or mem64 or v & 0x8), addr))
+    return out
+
+
+def expected_vf_bars(cfg, pos, iov):
+    """(vf_bars_assigned, vf_bars_sized) from the VF BAR registers and the
+    resource file's VF BAR lines (iov: '' where the file has none, a kernel
+    without CONFIG_PCI_IOV). A sized line (memory, end past start) sets its
+    bit, and is unassigned when IORESOURCE_UNSET; a declared register
+    without a sized line got no space; with no lines at all, only a
+    declared register still at address 0 tells."""
+    lines = resource_lines(iov)
+    with_res = len(lines) >= 6
+    assigned, sized = True, 0
+    for i, (declared, addr) in enumerate(vf_bar_regs(cfg, pos)):
+        if with_res:
+            start, end, fl = lines[i]
+            if fl & IORESOURCE_MEM and end > start:
+                sized |= 1 << i
+                if fl & IORESOURCE_UNSET:
+                    assigned = False
+                continue
+        if declared and (with_res or not addr):
+            assigned = False
+    return assigned, sized
+
+
+def expected_passthrough(s, cfg, iov):
+    """A function's passthrough object from its sysfs dump s and its
+    configuration space: PM's No_Soft_Reset, the Advanced Features FLR,
+    DevCap2/DevCtl2 (PCIe capability version 2 on), the SR-IOV capability
+    (the extended space), sysfs's reset files and sriov_numvfs. iov: the
+    resource file's VF BAR lines, None where the dump lacks them (an older
+    guest): the sriov object then has no vf_bars_* to compare."""
+    pm, af, xp = cfg.cap(CAP_PM), cfg.cap(CAP_AF), cfg.cap(CAP_EXP)
+    v2 = xp is not None and cfg.r16(xp + 2) & 0xF > 1
+    e = {"reset_method": s.get("reset_method"),
+         # The kernel shows reset and reset_method together.
+         "reset_file": "reset" in s or "reset_method" in s,
+         "pm_no_soft_reset": None if pm is None
+         else bool(cfg.r16(pm + PM_CTRL) & PM_CTRL_NO_SOFT_RESET),
+         "af_flr": None if af is None
+         else cfg.r8(af + AF_CAP) & AF_CAP_TP_FLR == AF_CAP_TP_FLR,
+         "devcap2": cfg.r32(xp + EXP_DEVCAP2) if v2 else None,
+         "devctl2": cfg.r16(xp + EXP_DEVCTL2) if v2 else None,
+         "sriov": None}
+    sp = cfg.ecap(ECAP_SRIOV)
+    if sp is not None:
+        numvfs = s.get("sriov_numvfs")
+        sr = {"total_vfs": cfg.r16(sp + SRIOV_TOTAL_VF),
+              "initial_vfs": cfg.r16(sp + SRIOV_INITIAL_VF),
+              "num_vfs": cfg.r16(sp + SRIOV_NUM_VF),
+              "vf_offset": cfg.r16(sp + SRIOV_VF_OFFSET),
+              "vf_stride": cfg.r16(sp + SRIOV_VF_STRIDE),
+              # null: sysfs has no sriov_numvfs (the kernel did not set
+              # the PF up, or was built without CONFIG_PCI_IOV).
+              "sysfs_num_vfs": int(numvfs) if numvfs is not None and numvfs.isdigit() else None}
+        if iov is not None:
+            sr["vf_bars_assigned"], sr["vf_bars_sized"] = expected_vf_bars(cfg, sp, iov)
+        e["sriov"] = sr
+    return e
+
+
+def expected_aer(s, pcie):
+    """None for conventional PCI; else whether the kernel's AER counter
+    files exist, and their totals: {"state", field: total}. None too where
+    the dump does not say (an older guest): nothing to compare."""
+    if not pcie:
+        return {"state": None}
+    if "aer" not in s:
+        return None
+    if s["aer"] != "yes":
+        return {"state": "unknown"}
+    e = {"state": "known"}
+    for field, key in AER_TOTALS:
+        if s.get(key, "").isdigit():
+            e[field] = int(s[key])
+    return e
+
+
+# ---------------------------------------------------------------------------
 # Checks
 # ---------------------------------------------------------------------------
 
@@ -567,6 +701,9 @@ class Checker:
         self.held = set()
         self.snap = None
         self.p2p_stats = None
+        # vfio_facts(): facts compared, functions skipped, facts an older
+        # guest's dump could not decide.
+        self.vfio_stats = [0, 0, 0]
 
     def err(self, where, msg):
         self.errors.append(f"{where}: {msg}")
@@ -829,6 +966,100 @@ class Checker:
                 self.eq(where, f"bars[{w['index']}].{f}", g.get(f, "<absent>"), w[f])
             self.eq(where, f"bars[{w['index']}].resizable", g.get("resizable", "<absent>"),
                     w["resizable"])
+
+    # -- VFIO facts, AER, BAR places: config.hex and sysfs, not pcieaudit --
+
+    def vfio_eq(self, where, field, got, want):
+        self.vfio_stats[0] += 1
+        self.eq(where, field, got, want)
+
+    def vfio_facts(self, tag, snap, rep):
+        """Each function's passthrough object, its AER state and totals and
+        its BARs' starts against config.hex as decoded here and the guest's
+        sysfs dump (sysfs.tsv), never against pcieaudit's own reading. What
+        an older guest did not dump (resource_iov, aer, power_control) is
+        skipped, and counted as such."""
+        if not isinstance(rep, dict) or not isinstance(rep.get("devices"), list):
+            return
+        for d in rep["devices"]:
+            if not isinstance(d, dict) or d.get("bdf") not in snap.sysfs:
+                continue  # report() names it
+            bdf = d["bdf"]
+            s, cfg = snap.sysfs[bdf], snap.config.get(bdf)
+            where = f"{tag} {bdf}"
+            # Nothing to judge against: unreadable to the report or the dump.
+            if d.get("config_readable") is False or config_unusable(cfg):
+                self.vfio_stats[1] += 1
+                continue
+            self.passthrough_facts(where, d, s, cfg)
+            self.aer_facts(where, d, s)
+            self.bar_starts(where, d, s)
+
+    def passthrough_facts(self, where, d, s, cfg):
+        pt = d.get("passthrough", "<absent>")
+        if pt is None:
+            # Not read: the CLI leaves a runtime-suspended function alone
+            # (reading config would wake it). Only runtime PM allows that.
+            control = s.get("power_control")
+            if control is None:
+                self.vfio_stats[2] += 1
+            elif control != "auto":
+                self.vfio_eq(where, f"passthrough (power/control {control})", pt, "<object>")
+            else:
+                self.count("passthrough unread (runtime PM)")
+            return
+        want = expected_passthrough(s, cfg, s.get("resource_iov"))
+        if not isinstance(pt, dict):
+            self.vfio_eq(where, "passthrough", pt, "<object>")
+            return
+        for k, w in want.items():
+            if k == "sriov":
+                continue
+            # DevCap2/DevCtl2 absent or null: the same, no such registers.
+            absent = None if k in ("devcap2", "devctl2") and w is None else "<absent>"
+            self.vfio_eq(where, f"passthrough.{k}", pt.get(k, absent), w)
+        got, w = pt.get("sriov", "<absent>"), want["sriov"]
+        if w is None or not isinstance(got, dict):
+            self.vfio_eq(where, "passthrough.sriov", got, None if w is None else "<object>")
+            return
+        for k in w:
+            self.vfio_eq(where, f"passthrough.sriov.{k}", got.get(k, "<absent>"), w[k])
+        if "vf_bars_assigned" not in w:
+            self.vfio_stats[2] += 2
+
+    def aer_facts(self, where, d, s):
+        want = expected_aer(s, d.get("pcie_type") is not None)
+        got = d.get("aer", "<absent>")
+        if want is None:
+            self.vfio_stats[2] += 1
+        elif want["state"] is None:
+            self.vfio_eq(where, "aer (conventional PCI)", got, None)
+        elif not isinstance(got, dict):
+            self.vfio_eq(where, "aer", got, "<object>")
+        else:
+            self.vfio_eq(where, "aer.state (aer_dev_correctable)", got.get("state", "<absent>"),
+                         want["state"])
+            if got.get("state") == "known":
+                for field, _ in AER_TOTALS:
+                    if field in want:
+                        self.vfio_eq(where, f"aer.{field} (TOTAL)", got.get(field, "<absent>"),
+                                     want[field])
+
+    def bar_starts(self, where, d, s):
+        """An assigned BAR starts where the kernel's resource says."""
+        bars = d.get("bars")
+        if not isinstance(bars, list):
+            return  # device_caps() judges that
+        lines = resource_lines(s.get("resource"))
+        for b in bars:
+            if not isinstance(b, dict) or b.get("assigned") is not True:
+                continue
+            i = b.get("index")
+            if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(lines):
+                continue
+            start, end, fl = lines[i]
+            if fl & (IORESOURCE_IO | IORESOURCE_MEM) and end > start and not fl & IORESOURCE_UNSET:
+                self.vfio_eq(where, f"bars[{i}].start", b.get("start", "<absent>"), start)
 
     def acs_directions(self, results, facts):
         """Each ACS run: the ports hold what setpci wrote (lspci), and the
@@ -2215,6 +2446,7 @@ def judge(results, expects, allow_missing=False, quiet=False):
         for tag, snap in snaps.items():
             c.held = {int(facts["vfio_group"])} if tag == "vfio" and "vfio_group" in facts else set()
             reps[tag] = c.report(tag, snap)
+            c.vfio_facts(tag, snap, reps[tag])
         c.held = set()
         if "pa_vfio=" in facts.get("cmdline", ""):
             if "vfio" not in snaps:
@@ -2242,6 +2474,11 @@ def judge(results, expects, allow_missing=False, quiet=False):
         print(f"oracle: {facts.get('scenario', '?')}: {ndev} functions, "
               f"{len(expected_groups(snaps['snap1']))} IOMMU groups, "
               f"{sum(c.counts.values())} comparisons, {len(c.errors)} differences")
+        if not missing:
+            n, skipped, undecided = c.vfio_stats
+            print(f"oracle: {facts.get('scenario', '?')}: VFIO facts, AER, BAR starts: "
+                  f"{n} compared against config.hex and sysfs, {skipped} functions "
+                  f"without config space, {undecided} facts not in this guest's dump")
         if c.p2p_stats:
             n, answered, kinds = c.p2p_stats
             print(f"oracle: {facts.get('scenario', '?')}: P2P: {n} ordered pairs, "
@@ -2307,6 +2544,7 @@ def synth_report(snap, kernel, default_mode, kconfig=None):
             e["iommu"]["dma_owner"] = expected_dma_owner(snap, e["iommu"]["group"], set(), kernel)
         if snap.names is not None:
             e["vendor_name"], e["device_name"] = snap.names[bdf]
+        synth_vfio_facts(e, snap.sysfs[bdf], snap.config.get(bdf))
         devs.append(e)
     groups = [{"id": gid, "devices": sorted(g["pci"]), "other_members": g["other"]}
               for gid, g in sorted(expected_groups(snap).items())]
@@ -2330,6 +2568,90 @@ def synth_report(snap, kernel, default_mode, kconfig=None):
              for a in ends for b in ends if a != b]
     return {"schema_version": 1, "info": info, "devices": devs, "groups": groups,
             "p2p": pairs}
+
+
+def synth_vfio_facts(e, s, cfg):
+    """The passthrough, AER and BAR start facts of device e onto it, as a
+    correct pcieaudit gives them, from its sysfs dump s and config cfg."""
+    if cfg is None or config_unusable(cfg):
+        e["passthrough"] = None
+    else:
+        e["passthrough"] = expected_passthrough(s, cfg, s.get("resource_iov", ""))
+    aer = expected_aer(s, e["pcie_type"] is not None) or {"state": "unknown"}
+    if aer["state"] is None:
+        e["aer"] = None
+    elif aer["state"] == "unknown":
+        e["aer"] = {"state": "unknown", "reason": "no aer_dev_correctable"}
+    else:
+        e["aer"] = dict({f: 0 for f, _ in AER_TOTALS}, **aer)
+    lines = resource_lines(s.get("resource"))
+    for b in e["bars"] or []:
+        if b["assigned"]:
+            b["start"] = lines[b["index"]][0]
+
+
+def synth_resource(cfg):
+    """A resource file's six BAR lines for the BAR registers' addresses."""
+    nregs = {0: 6, 1: 2}.get(cfg.r8(0x0E) & 0x7F, 0)
+    lines = [(0, 0, 0)] * 6
+    i = 0
+    while i < nregs:
+        v = cfg.r32(0x10 + 4 * i)
+        if v & 1:
+            addr, fl, step = v & 0xFFFFFFFC, IORESOURCE_IO, 1
+        else:
+            addr, fl, step = v & 0xFFFFFFF0, IORESOURCE_MEM, 1
+            if v & 0x8:
+                fl |= IORESOURCE_PREFETCH
+            if (v & 0x6) == 0x4 and i + 1 < nregs:
+                addr |= cfg.r32(0x10 + 4 * (i + 1)) << 32
+                fl |= IORESOURCE_MEM_64
+                step = 2
+        if addr:
+            lines[i] = (addr, addr + (addr & -addr) - 1, fl)
+        i += step
+    return "".join(f"{a:#018x} {b:#018x} {c:#018x};" for a, b, c in lines)
+
+
+def synth_vfio_sysfs(good):
+    """What a current guest's dump_sysfs adds and the stored fixtures (from
+    older guests) lack, made up consistently with their config space: the
+    VF BAR lines (sized where a VF BAR register declares a BAR), aer where
+    a PCIe function has the AER capability (a correctable error counted),
+    and runtime PM forbidden (power/control on); and the older fixtures'
+    missing resource, the BARs the registers place, each as large as its
+    address's alignment."""
+    for tag in SNAPSHOTS:
+        path = os.path.join(good, tag, "sysfs.tsv")
+        if not os.path.exists(path):
+            continue
+        snap_cfg = parse_config(read_text(os.path.join(good, tag, "config.hex")))
+        sysfs = parse_sysfs(read_text(path))
+        add = []
+        for bdf, s in sorted(sysfs.items()):
+            cfg = snap_cfg.get(bdf)
+            if cfg is None:
+                continue
+            if "resource" not in s:
+                add.append((bdf, "resource", synth_resource(cfg)))
+            if "resource_iov" not in s:
+                sp = cfg.ecap(ECAP_SRIOV)
+                lines = ["0x0000000000000000 0x0000000000000000 0x0000000000000000"] * 6
+                for i, (declared, _) in enumerate(vf_bar_regs(cfg, sp) if sp else []):
+                    if declared:
+                        start = 0x800000000 + (i << 20)
+                        lines[i] = f"{start:#018x} {start + 0x3FFF:#018x} {0x100200:#018x}"
+                add.append((bdf, "resource_iov", ";".join(lines) + ";"))
+            if "aer" not in s:
+                aer = cfg.cap(CAP_EXP) is not None and cfg.ecap(0x0001) is not None
+                add.append((bdf, "aer", "yes" if aer else "no"))
+                if aer:
+                    add += [(bdf, key, "1" if field == "correctable" else "0")
+                            for field, key in AER_TOTALS]
+            if "power_control" not in s:
+                add.append((bdf, "power_control", "on"))
+        with open(path, "a", encoding="utf-8") as f:
+            f.write("".join(f"{b}\t{k}\t{v}\n" for b, k, v in add))
 
 
 def synth_d3hot(good, vfio_bdf):
@@ -2399,7 +2721,7 @@ def _dev(rep, pred):
     raise LookupError("self-test fixture lacks a device the mutation needs")
 
 
-def _mutations(change_bdf, vfio_group, d3hot_bdf=None):
+def _mutations(change_bdf, vfio_group, d3hot_bdf=None, sriov=False):
     """(name, snapshot it applies to, function mutating report or results dir)."""
     def acs_dev(d):
         return d["acs"] is not None
@@ -2674,6 +2996,45 @@ def _mutations(change_bdf, vfio_group, d3hot_bdf=None):
     def mem_bytes_invented(rep):
         rep["devices"][0]["mem_bytes"] = 1 << 30
 
+    def passthru_with(rep, key):
+        return _dev(rep, lambda d: (d.get("passthrough") or {}).get(key) is not None)["passthrough"]
+
+    def passthru_devctl2(rep):
+        passthru_with(rep, "devctl2")["devctl2"] ^= 1 << 5  # ARI Forwarding Enable
+
+    def passthru_no_soft_reset(rep):
+        pt = passthru_with(rep, "pm_no_soft_reset")
+        pt["pm_no_soft_reset"] = not pt["pm_no_soft_reset"]
+
+    def passthru_unread(rep):
+        _dev(rep, lambda d: d.get("passthrough"))["passthrough"] = None
+
+    def bar_start(rep):
+        d = _dev(rep, lambda d: any(b.get("start") for b in d.get("bars") or []))
+        next(b for b in d["bars"] if b.get("start"))["start"] += 0x1000
+
+    def aer_state(rep):
+        _dev(rep, lambda d: (d.get("aer") or {}).get("state") == "known")["aer"] = \
+            {"state": "unknown", "reason": "no aer_dev_correctable"}
+
+    def aer_claimed(rep):
+        _dev(rep, lambda d: (d.get("aer") or {}).get("state") == "unknown")["aer"] = \
+            {"state": "known", "correctable": 0, "nonfatal": 0, "fatal": 0}
+
+    def aer_total(rep):
+        _dev(rep, lambda d: (d.get("aer") or {}).get("state") == "known")["aer"]["correctable"] += 1
+
+    def sriov_pf(d):
+        return (d.get("passthrough") or {}).get("sriov")
+
+    def sriov_num_vfs(rep):
+        _dev(rep, sriov_pf)["passthrough"]["sriov"]["sysfs_num_vfs"] = None
+
+    def sriov_vf_bars(rep):
+        sr = _dev(rep, sriov_pf)["passthrough"]["sriov"]
+        sr["vf_bars_assigned"] = not sr["vf_bars_assigned"]
+        sr["vf_bars_sized"] ^= 1 << 5
+
     def insmod_failed(results):
         with open(os.path.join(results, "facts.txt"), "a", encoding="utf-8") as f:
             f.write("insmod_rc=1\n")
@@ -2687,8 +3048,12 @@ def _mutations(change_bdf, vfio_group, d3hot_bdf=None):
             device_count, iommu_strict, iommu_mode, p2p_rules_other_kernel,
             p2p_rules_missing, p2p_json_agreement, p2p_json_modelled_on, power_state,
             power_state_absent, config_unreadable, mps, ats_claimed,
-            relaxed_ordering, bars_unknown, mem_bytes_invented]
+            relaxed_ordering, bars_unknown, mem_bytes_invented, passthru_devctl2,
+            passthru_no_soft_reset, passthru_unread, bar_start, aer_state, aer_claimed,
+            aer_total]
     out = [(f.__name__, "snap1", f) for f in rep1]
+    if sriov:
+        out += [(f.__name__, "snap1", f) for f in (sriov_num_vfs, sriov_vf_bars)]
     out.append(("stale_ctrl_after_setpci", "snap2", stale_ctrl))
     out.append(("vfio_group_not_claimed", "vfio", vfio_owner))
     out.append(("vfio_wrong_default", "vfio", vfio_default))
@@ -2709,6 +3074,7 @@ def selftest(fixture):
     try:
         good = os.path.join(base, "good")
         shutil.copytree(fixture, good)
+        synth_vfio_sysfs(good)
         expects = {}
         with open(os.path.join(good, "facts.txt"), "a", encoding="utf-8") as f:
             f.write("artifacts=present\ninsmod_rc=0\ntext_report_rc=0\n")
@@ -2762,7 +3128,9 @@ def selftest(fixture):
             print("selftest ok: correct report accepted")
 
         change_bdf = read_kv(os.path.join(good, "acs_change.txt")).get("bdf")
-        for name, tag, mutate in _mutations(change_bdf, facts.get("vfio_group"), d3hot_bdf):
+        snap1 = Snapshot(os.path.join(good, "snap1"))
+        sriov = any(c.ecap(ECAP_SRIOV) for c in snap1.config.values())
+        for name, tag, mutate in _mutations(change_bdf, facts.get("vfio_group"), d3hot_bdf, sriov):
             if tag and not os.path.isdir(os.path.join(good, tag)):
                 continue
             bad = os.path.join(base, name)
