@@ -40,6 +40,24 @@ static inline int pcieaudit_pm_runtime_get_if_active(struct device *dev)
 }
 
 /*
+ * Whether the kernel keeps AER counters for a function, which is what makes
+ * its sysfs aer_dev_* files visible: pci_dev's aer_stats, set by
+ * pci_aer_init() before the function is added and freed only with the
+ * pci_dev. "PCI/AER: Rename struct aer_stats to aer_info" (v6.16, the
+ * ratelimit series) renamed it. Probed in Kbuild.
+ */
+static inline bool pcieaudit_has_aer_counters(struct pci_dev *pdev)
+{
+#if !IS_ENABLED(CONFIG_PCIEAER)
+	return false;
+#elif defined(PCIEAUDIT_HAVE_AER_INFO)
+	return READ_ONCE(pdev->aer_info);
+#else
+	return READ_ONCE(pdev->aer_stats);
+#endif
+}
+
+/*
  * pci_dev_is_disconnected() moved from drivers/pci/pci.h to linux/pci.h in
  * 2024 ("PCI: Make pci_dev_is_disconnected() helper public for other
  * drivers", v6.9) and reached some stable branches only, so a 5.10 to 6.8

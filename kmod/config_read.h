@@ -9,6 +9,12 @@
 
 #include <linux/pci.h>
 
+static inline bool pcieaudit_read_byte(struct pci_dev *pdev, int pos, u8 *val)
+{
+	return !pci_user_read_config_byte(pdev, pos, val) &&
+	       !PCI_POSSIBLE_ERROR(*val);
+}
+
 static inline bool pcieaudit_read_word(struct pci_dev *pdev, int pos, u16 *val)
 {
 	return !pci_user_read_config_word(pdev, pos, val) &&

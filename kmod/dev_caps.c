@@ -45,6 +45,31 @@ static bool read_expdev(struct pci_dev *pdev, struct pcieaudit_dev_caps *c)
 	return true;
 }
 
+/**
+ * pcieaudit_resource_bar_flags - a BAR resource's enum pcieaudit_bar_flag bits
+ * @r: one of a function's resources, the kernel's own record
+ *
+ * Return: the bits, or 0 when the kernel holds no I/O or memory range of
+ * any size for it.
+ */
+u32 pcieaudit_resource_bar_flags(const struct resource *r)
+{
+	unsigned long fl = r->flags;
+	u32 f = 0;
+
+	if (!(fl & (IORESOURCE_IO | IORESOURCE_MEM)) || !resource_size(r))
+		return 0;
+	f |= fl & IORESOURCE_IO ? PCIEAUDIT_BAR_F_IO : PCIEAUDIT_BAR_F_MEM;
+	if (fl & IORESOURCE_PREFETCH)
+		f |= PCIEAUDIT_BAR_F_PREFETCH;
+	if (fl & IORESOURCE_MEM_64)
+		f |= PCIEAUDIT_BAR_F_MEM64;
+	/* A claimed resource sits in the resource tree. */
+	if ((fl & IORESOURCE_UNSET) || !READ_ONCE(r->parent))
+		f |= PCIEAUDIT_BAR_F_UNASSIGNED;
+	return f;
+}
+
 static void read_bar_resources(struct pci_dev *pdev,
 			       struct pcieaudit_dev_caps *c)
 {
@@ -53,22 +78,14 @@ static void read_bar_resources(struct pci_dev *pdev,
 	/* No declarations in for (): 5.10 builds with -std=gnu89. */
 	for (i = 0; i < PCI_STD_NUM_BARS; i++) {
 		struct resource *r = &pdev->resource[i];
-		unsigned long fl = r->flags;
-		u32 f = 0;
+		u32 f = pcieaudit_resource_bar_flags(r);
 
-		if (!(fl & (IORESOURCE_IO | IORESOURCE_MEM)) ||
-		    !resource_size(r))
+		if (!f)
 			continue;
-		f |= fl & IORESOURCE_IO ? PCIEAUDIT_BAR_F_IO : PCIEAUDIT_BAR_F_MEM;
-		if (fl & IORESOURCE_PREFETCH)
-			f |= PCIEAUDIT_BAR_F_PREFETCH;
-		if (fl & IORESOURCE_MEM_64)
-			f |= PCIEAUDIT_BAR_F_MEM64;
-		/* A claimed resource sits in the resource tree. */
-		if ((fl & IORESOURCE_UNSET) || !READ_ONCE(r->parent))
-			f |= PCIEAUDIT_BAR_F_UNASSIGNED;
 		c->bar[i].size = resource_size(r);
 		c->bar[i].flags = f;
+		/* As sysfs resource shows it: where the kernel placed it. */
+		c->bar[i].start = r->start;
 	}
 }
 

@@ -17,6 +17,7 @@ struct pcieaudit_expdev {
 };
 
 struct pcieaudit_bar {
+	u64 start;
 	u64 size;
 	u32 flags;		/* enum pcieaudit_bar_flag */
 	bool resizable;		/* rebar_cap and rebar_ctrl were read */
@@ -31,6 +32,8 @@ struct pcieaudit_dev_caps {
 	struct pcieaudit_expdev expdev;
 	struct pcieaudit_bar bar[PCI_STD_NUM_BARS];
 };
+
+u32 pcieaudit_resource_bar_flags(const struct resource *r);
 
 /*
  * Fills @c; false when a register read failed or read all ones, and then

@@ -97,6 +97,8 @@ static u32 dev_flags(struct pci_dev *pdev)
 		flags |= PCIEAUDIT_DEV_F_BRIDGE;
 	if (pci_dev_is_disconnected(pdev))
 		flags |= PCIEAUDIT_DEV_F_DISCONNECTED;
+	if (pcieaudit_has_aer_counters(pdev))
+		flags |= PCIEAUDIT_DEV_F_AER_STATS;
 	return flags;
 }
 
@@ -130,7 +132,8 @@ void pcieaudit_dev_facts_read(struct pci_dev *pdev,
 		link = read_link(pdev, &f->link);
 		/* One register of all ones makes every other one suspect. */
 		readable = acs != CFG_UNREADABLE && link != CFG_UNREADABLE &&
-			   pcieaudit_dev_caps_read(pdev, &f->caps);
+			   pcieaudit_dev_caps_read(pdev, &f->caps) &&
+			   pcieaudit_passthru_read(pdev, &f->pt);
 		f->has_acs = readable && acs == CFG_OK;
 		f->has_link = readable && link == CFG_OK;
 	}

@@ -7,6 +7,7 @@
 
 #include "dev_caps.h"
 #include "iommu_facts.h"
+#include "passthru_facts.h"
 
 #define PCIEAUDIT_NAME_LEN 64
 
@@ -35,6 +36,7 @@ struct pcieaudit_dev_facts {
 	struct pcieaudit_acs acs;
 	struct pcieaudit_link link;
 	struct pcieaudit_dev_caps caps;	/* BARs always; registers if readable */
+	struct pcieaudit_passthru pt;	/* all unknown unless readable */
 	struct pcieaudit_iommu iommu;
 	char driver[PCIEAUDIT_NAME_LEN];
 };

@@ -259,7 +259,8 @@ static int put_dev_attrs(struct sk_buff *skb, struct pci_dev *pdev,
 		return -EMSGSIZE;
 	if (f->iommu.in_group && put_iommu(skb, &f->iommu))
 		return -EMSGSIZE;
-	if (pcieaudit_nl_put_dev_caps(skb, &f->caps))
+	if (pcieaudit_nl_put_dev_caps(skb, &f->caps) ||
+	    pcieaudit_nl_put_passthru(skb, &f->pt))
 		return -EMSGSIZE;
 	return put_history(skb, pdev);
 }
@@ -281,6 +282,7 @@ static size_t dev_size(struct pci_dev *pdev,
 	       2 * nla_total_size(sizeof(u16)) +
 	       nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +	/* iommu */
 	       pcieaudit_nl_dev_caps_size() +	/* ats, expdev, bars */
+	       pcieaudit_nl_passthru_size() +
 	       HISTORY_SIZE;
 }
 
@@ -321,6 +323,8 @@ static u32 features(const struct pcieaudit_iommu_summary *s)
 		f |= PCIEAUDIT_F_PCI_IOV;
 	if (IS_ENABLED(CONFIG_PCI_ATS))
 		f |= PCIEAUDIT_F_PCI_ATS;
+	if (IS_ENABLED(CONFIG_PCIEAER))
+		f |= PCIEAUDIT_F_PCIEAER;
 	return f;
 }
 

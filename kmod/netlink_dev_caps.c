@@ -48,6 +48,9 @@ static int put_bar(struct sk_buff *skb, unsigned int index,
 	    nla_put_u64_64bit(skb, PCIEAUDIT_A_BAR_SIZE, bar->size,
 			      PCIEAUDIT_A_BAR_PAD) ||
 	    nla_put_u32(skb, PCIEAUDIT_A_BAR_FLAGS, bar->flags) ||
+	    (!(bar->flags & PCIEAUDIT_BAR_F_UNASSIGNED) &&
+	     nla_put_u64_64bit(skb, PCIEAUDIT_A_BAR_START, bar->start,
+			       PCIEAUDIT_A_BAR_PAD)) ||
 	    (bar->resizable &&
 	     (nla_put_u32(skb, PCIEAUDIT_A_BAR_REBAR_CAP, bar->rebar_cap) ||
 	      nla_put_u32(skb, PCIEAUDIT_A_BAR_REBAR_CTRL, bar->rebar_ctrl)))) {
@@ -66,7 +69,7 @@ static int put_bar(struct sk_buff *skb, unsigned int index,
 size_t pcieaudit_nl_dev_caps_size(void)
 {
 	size_t bar = nla_total_size(0) + nla_total_size(sizeof(u8)) +
-		     nla_total_size_64bit(sizeof(u64)) +
+		     2 * nla_total_size_64bit(sizeof(u64)) +
 		     3 * nla_total_size(sizeof(u32));
 
 	return nla_total_size(0) + 3 * nla_total_size(sizeof(u16)) +	/* ats */

@@ -67,6 +67,10 @@ pcieaudit_dump_ctx(struct netlink_callback *cb)
 int pcieaudit_nl_put_dev_caps(struct sk_buff *skb,
 			      const struct pcieaudit_dev_caps *c);
 size_t pcieaudit_nl_dev_caps_size(void);
+struct pcieaudit_passthru;
+int pcieaudit_nl_put_passthru(struct sk_buff *skb,
+			      const struct pcieaudit_passthru *p);
+size_t pcieaudit_nl_passthru_size(void);
 
 int pcieaudit_nl_p2p_doit(struct sk_buff *skb, struct genl_info *info);
 int pcieaudit_nl_p2p_start(struct netlink_callback *cb);

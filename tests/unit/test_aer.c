@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <linux/pci_regs.h>
+#include <linux/pcieaudit.h>
 
 #include "aer.h"
 #include "aer_json.h"
@@ -167,6 +168,50 @@ static void reads_fake_sysfs(void **state)
 	assert_int_equal(rep.devices[5].aer.state, PA_AER_NOT_READ);
 	pa_aer_format(&rep.devices[2].aer, buf, sizeof(buf));
 	assert_true(!strncmp(buf, "unknown (no aer_dev_correctable", 31));
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+	pa_report_clear(&rep);
+}
+
+/* A module that says where the kernel keeps counters: a function it keeps
+ * none for is not opened, even where a directory has the files. */
+static void module_says_no_counters(void **state)
+{
+	static const struct test_dev devs[] = {
+		{ .bus = 1, .up_bus = -1, .class = 0x030200,
+		  .pcie_type = PCI_EXP_TYPE_ENDPOINT, .numa = -1 },
+		{ .bus = 2, .up_bus = -1, .class = 0x030200,
+		  .pcie_type = PCI_EXP_TYPE_ENDPOINT, .numa = -1 },
+	};
+	struct pa_report rep = { .info.features = PCIEAUDIT_F_PCIEAER };
+	char root[] = "/tmp/pa-aer-XXXXXX", dir[512], cmd[600];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(devs) / sizeof(devs[0]); i++)
+		test_add_dev(&rep, &devs[i]);
+	rep.devices[0].flags |= PCIEAUDIT_DEV_F_AER_STATS;
+	assert_non_null(mkdtemp(root));
+	make_dir(dir, sizeof(dir), root, "0000:01:00.0");
+	put(dir, "aer_dev_correctable", kernel_cor);
+	put(dir, "aer_dev_nonfatal", kernel_nonfatal);
+	put(dir, "aer_dev_fatal", kernel_fatal);
+	make_dir(dir, sizeof(dir), root, "0000:02:00.0");
+	put(dir, "aer_dev_correctable", kernel_cor);
+	put(dir, "aer_dev_nonfatal", kernel_nonfatal);
+	put(dir, "aer_dev_fatal", kernel_fatal);
+
+	pa_aer_read(root, &rep);
+
+	assert_int_equal(rep.devices[0].aer.state, PA_AER_KNOWN);
+	assert_int_equal(rep.devices[0].aer.cor, 11);
+	assert_int_equal(rep.devices[1].aer.state, PA_AER_UNKNOWN);
+	assert_non_null(strstr(rep.devices[1].aer.reason,
+			       "the kernel keeps no AER counters"));
+	/* Without the feature, the flag means nothing: both are read. */
+	rep.info.features = 0;
+	pa_aer_read(root, &rep);
+	assert_int_equal(rep.devices[1].aer.state, PA_AER_KNOWN);
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	assert_int_equal(system(cmd), 0);
@@ -557,6 +602,7 @@ int main(void)
 		cmocka_unit_test(parses_kernel_text),
 		cmocka_unit_test(rejects_malformed),
 		cmocka_unit_test(reads_fake_sysfs),
+		cmocka_unit_test(module_says_no_counters),
 		cmocka_unit_test(reads_recorded_kernels),
 		cmocka_unit_test(keeps_unknown_names),
 		cmocka_unit_test(type_rises),

@@ -95,6 +95,7 @@ static void put_caps(struct nl_msg *msg)
 	nla_put_u8(msg, PCIEAUDIT_A_BAR_INDEX, 0);
 	nla_put_u64(msg, PCIEAUDIT_A_BAR_SIZE, 16ULL << 20);
 	nla_put_u32(msg, PCIEAUDIT_A_BAR_FLAGS, PCIEAUDIT_BAR_F_MEM);
+	nla_put_u64(msg, PCIEAUDIT_A_BAR_START, 0xfd000000);
 	nla_nest_end(msg, nest);
 	nest = nla_nest_start(msg, PCIEAUDIT_A_DEV_BAR);
 	nla_put_u8(msg, PCIEAUDIT_A_BAR_INDEX, 2);
@@ -192,7 +193,170 @@ static void device_caps(void **state)
 	assert_true(pa_largest_prefetch_bar(&d) == &d.bars[1]);
 	assert_true(d.bars[2].flags & PCIEAUDIT_BAR_F_UNASSIGNED);
 	assert_false(d.bars[0].resizable);
+	/* Where the kernel placed it, for the one that says. */
+	assert_true(d.bars[0].has_start);
+	assert_true(d.bars[0].start == 0xfd000000);
+	assert_false(d.bars[2].has_start);
 	pa_device_clear(&d);
+}
+
+/* One VF BAR: its register, and the kernel's resource (size 0: none;
+ * res false: a kernel without IOV resources). */
+static void put_vf_bar(struct nl_msg *msg, uint8_t i, uint32_t reg, bool res,
+		       uint64_t size, uint32_t flags)
+{
+	struct nlattr *nest = nla_nest_start(msg, PCIEAUDIT_A_SRIOV_VF_BAR);
+
+	nla_put_u8(msg, PCIEAUDIT_A_VF_BAR_INDEX, i);
+	nla_put_u32(msg, PCIEAUDIT_A_VF_BAR_REG, reg);
+	if (res) {
+		nla_put_u64(msg, PCIEAUDIT_A_VF_BAR_SIZE, size);
+		nla_put_u32(msg, PCIEAUDIT_A_VF_BAR_FLAGS, flags);
+	}
+	nla_nest_end(msg, nest);
+}
+
+/*
+ * A PF: No_Soft_Reset set, FLR through AF, ARI in DevCap2 and DevCtl2;
+ * 7 VFs of which the kernel enabled 2; VF BAR0 a 64-bit prefetchable BAR
+ * (registers 0 and 1) whose space is @bar0_flags, the others empty.
+ */
+static void put_passthru(struct nl_msg *msg, bool res, uint32_t bar0_flags)
+{
+	struct nlattr *pt = nla_nest_start(msg, PCIEAUDIT_A_DEV_PASSTHRU);
+	struct nlattr *sriov;
+
+	nla_put_u16(msg, PCIEAUDIT_A_PASSTHRU_PMCSR, PCI_PM_CTRL_NO_SOFT_RESET);
+	nla_put_u8(msg, PCIEAUDIT_A_PASSTHRU_AF_CAP, PCI_AF_CAP_TP | PCI_AF_CAP_FLR);
+	nla_put_u32(msg, PCIEAUDIT_A_PASSTHRU_DEVCAP2, PCI_EXP_DEVCAP2_ARI);
+	nla_put_u16(msg, PCIEAUDIT_A_PASSTHRU_DEVCTL2, PCI_EXP_DEVCTL2_ARI);
+	sriov = nla_nest_start(msg, PCIEAUDIT_A_PASSTHRU_SRIOV);
+	nla_put_u16(msg, PCIEAUDIT_A_SRIOV_POS, 0x160);
+	nla_put_u16(msg, PCIEAUDIT_A_SRIOV_INITIAL_VFS, 7);
+	nla_put_u16(msg, PCIEAUDIT_A_SRIOV_TOTAL_VFS, 7);
+	nla_put_u16(msg, PCIEAUDIT_A_SRIOV_NUM_VFS, 2);
+	nla_put_u16(msg, PCIEAUDIT_A_SRIOV_VF_OFFSET, 0x80);
+	nla_put_u16(msg, PCIEAUDIT_A_SRIOV_VF_STRIDE, 2);
+	nla_put_u16(msg, PCIEAUDIT_A_SRIOV_KERNEL_NUM_VFS, 2);
+	put_vf_bar(msg, 0, PCI_BASE_ADDRESS_MEM_TYPE_64 |
+		   PCI_BASE_ADDRESS_MEM_PREFETCH, res, 2 << 20, bar0_flags);
+	for (uint8_t i = 1; i < 6; i++)
+		put_vf_bar(msg, i, 0, res, 0, 0);
+	nla_nest_end(msg, sriov);
+	nla_nest_end(msg, pt);
+}
+
+static void passthru_from_module(void **state)
+{
+	struct nl_msg *msg = full_device_msg();
+	struct pa_device d;
+
+	(void)state;
+	put_passthru(msg, true, PCIEAUDIT_BAR_F_MEM | PCIEAUDIT_BAR_F_PREFETCH |
+		     PCIEAUDIT_BAR_F_MEM64);
+	assert_int_equal(decode_and_free(msg, &d), 0);
+	assert_true(d.pt_from_module);
+	assert_true(d.pt.known);
+	assert_int_equal(d.pt.no_soft_reset, 1);
+	assert_int_equal(d.pt.af_flr, 1);
+	assert_true(d.pt.has_devcap2);
+	assert_int_equal(d.pt.devcap2, PCI_EXP_DEVCAP2_ARI);
+	assert_int_equal(d.pt.devctl2, PCI_EXP_DEVCTL2_ARI);
+	assert_true(d.pt.has_sriov);
+	assert_int_equal(d.pt.total_vfs, 7);
+	assert_int_equal(d.pt.num_vfs, 2);
+	assert_int_equal(d.pt.vf_offset, 0x80);
+	assert_int_equal(d.pt.sysfs_num_vfs, 2);
+	assert_int_equal(d.pt.vf_bar_sizes_mask, 1);
+	assert_int_equal(d.pt.vf_bars_assigned, 1);
+	/* The reset methods are sysfs's: not known yet. */
+	assert_null(d.pt.reset_method);
+	assert_int_equal(d.pt.reset_file, -1);
+	pa_device_clear(&d);
+
+	/* The kernel could not place VF BAR0. */
+	msg = full_device_msg();
+	put_passthru(msg, true, PCIEAUDIT_BAR_F_MEM | PCIEAUDIT_BAR_F_UNASSIGNED);
+	assert_int_equal(decode_and_free(msg, &d), 0);
+	assert_int_equal(d.pt.vf_bars_assigned, 0);
+	pa_device_clear(&d);
+
+	/* No IOV resources: from the registers, a 64-bit VF BAR at 0 was
+	 * never placed. */
+	msg = full_device_msg();
+	put_passthru(msg, false, 0);
+	assert_int_equal(decode_and_free(msg, &d), 0);
+	assert_int_equal(d.pt.vf_bar_sizes_mask, 0);
+	assert_int_equal(d.pt.vf_bars_assigned, 0);
+	pa_device_clear(&d);
+}
+
+/* Unreadable registers: an empty nest, every VFIO fact unknown. An older
+ * module sends no nest: the CLI reads sysfs as before. */
+static void passthru_unknown(void **state)
+{
+	struct nl_msg *msg = full_device_msg();
+	struct pa_device d;
+
+	(void)state;
+	nla_put_flag(msg, PCIEAUDIT_A_DEV_CONFIG_UNREADABLE);
+	/* libnl's nla_nest_end() drops an empty nest; the kernel's keeps it. */
+	assert_int_equal(nla_put(msg, PCIEAUDIT_A_DEV_PASSTHRU, 0, NULL), 0);
+	assert_int_equal(decode_and_free(msg, &d), 0);
+	assert_true(d.pt_from_module);
+	assert_false(d.pt.known);
+	pa_device_clear(&d);
+	assert_int_equal(decode_and_free(full_device_msg(), &d), 0);
+	assert_false(d.pt_from_module);
+	assert_false(d.pt.known);
+	pa_device_clear(&d);
+}
+
+/* VF BARs out of order, missing or half a resource; DevCap2 alone. */
+static void passthru_malformed(void **state)
+{
+	struct nlattr *pt, *sriov;
+	struct nl_msg *msg;
+	struct pa_device d;
+
+	(void)state;
+	for (int bad = 0; bad < 4; bad++) {
+		msg = full_device_msg();
+		pt = nla_nest_start(msg, PCIEAUDIT_A_DEV_PASSTHRU);
+		if (bad == 3) {
+			nla_put_u32(msg, PCIEAUDIT_A_PASSTHRU_DEVCAP2, 0);
+			nla_nest_end(msg, pt);
+			assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+			continue;
+		}
+		sriov = nla_nest_start(msg, PCIEAUDIT_A_PASSTHRU_SRIOV);
+		nla_put_u16(msg, PCIEAUDIT_A_SRIOV_INITIAL_VFS, 7);
+		nla_put_u16(msg, PCIEAUDIT_A_SRIOV_TOTAL_VFS, 7);
+		nla_put_u16(msg, PCIEAUDIT_A_SRIOV_NUM_VFS, 0);
+		nla_put_u16(msg, PCIEAUDIT_A_SRIOV_VF_OFFSET, 1);
+		nla_put_u16(msg, PCIEAUDIT_A_SRIOV_VF_STRIDE, 1);
+		for (uint8_t i = 0; i < 6; i++) {
+			if (bad == 0 && i == 5)
+				break;		/* five of six */
+			if (bad == 1 && i == 2) {
+				put_vf_bar(msg, 3, 0, true, 0, 0);
+				continue;	/* out of order */
+			}
+			if (bad == 2 && i == 4) {
+				struct nlattr *b = nla_nest_start(msg, PCIEAUDIT_A_SRIOV_VF_BAR);
+
+				nla_put_u8(msg, PCIEAUDIT_A_VF_BAR_INDEX, i);
+				nla_put_u32(msg, PCIEAUDIT_A_VF_BAR_REG, 0);
+				nla_put_u64(msg, PCIEAUDIT_A_VF_BAR_SIZE, 0);
+				nla_nest_end(msg, b);	/* size without flags */
+				continue;
+			}
+			put_vf_bar(msg, i, 0, true, 0, 0);
+		}
+		nla_nest_end(msg, sriov);
+		nla_nest_end(msg, pt);
+		assert_int_equal(decode_and_free(msg, &d), -EBADMSG);
+	}
 }
 
 /* Without the attributes (an older module), the facts are unknown. */
@@ -1273,6 +1437,9 @@ int main(void)
 		cmocka_unit_test(device_caps),
 		cmocka_unit_test(device_caps_unknown),
 		cmocka_unit_test(device_caps_malformed),
+		cmocka_unit_test(passthru_from_module),
+		cmocka_unit_test(passthru_unknown),
+		cmocka_unit_test(passthru_malformed),
 		cmocka_unit_test(minimal_device),
 		cmocka_unit_test(link_history),
 		cmocka_unit_test(unreadable_device),

@@ -244,6 +244,9 @@ struct pa_device {
 
 	/* Reset, SR-IOV and DevCap2 for VFIO (check's vfio profile). */
 	struct pa_passthru pt;
+	/* The module sent pt's registers and SR-IOV facts (unknown when
+	 * config_unreadable); its reset methods are sysfs's alone. */
+	bool pt_from_module;
 
 	/* From pci.ids, not from the kernel; NULL when unknown. */
 	char *vendor_name;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/pci_regs.h>
+#include <linux/pcieaudit.h>
 
 #include "aer.h"
 #include "bdf.h"
@@ -112,14 +113,25 @@ static int open_device_dir(const char *root, const struct pa_addr *addr)
 	return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
+#define NO_COUNTERS "the kernel keeps no AER counters for it: no AER " \
+	"capability, AER left to the firmware, or pci=noaer"
+
 void pa_aer_read(const char *root, struct pa_report *rep)
 {
+	/* A module that says where the kernel keeps counters saves opening
+	 * the files of every function where it keeps none. */
+	bool told = rep->info.features & PCIEAUDIT_F_PCIEAER;
+
 	for (size_t i = 0; i < rep->ndevices; i++) {
 		struct pa_device *d = &rep->devices[i];
 		int fd;
 
 		if (d->pcie_type < 0)
 			continue;
+		if (told && !(d->flags & PCIEAUDIT_DEV_F_AER_STATS)) {
+			pa_aer_set_unknown(&d->aer, "%s", NO_COUNTERS);
+			continue;
+		}
 		fd = open_device_dir(root, &d->addr);
 		if (fd < 0) {
 			pa_aer_set_unknown(&d->aer, "no sysfs directory: %s",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "config_space.h"
 
+#include <string.h>
 #include <linux/pci_regs.h>
 #include <linux/pcieaudit.h>
 
@@ -233,16 +234,33 @@ static void parse_reset_caps(const struct view *v, struct pa_config *c)
 	c->no_soft_reset = c->af_flr = -1;
 	if (pos && pos + PCI_PM_CTRL + 2 <= v->len) {
 		need(v, pos + PCI_PM_CTRL, 2);
-		c->no_soft_reset = !!(rd16(v, pos + PCI_PM_CTRL) &
-				      PCI_PM_CTRL_NO_SOFT_RESET);
+		c->no_soft_reset = pa_config_no_soft_reset(rd16(v, pos + PCI_PM_CTRL));
 	}
 	pos = find_cap(v, PCI_CAP_ID_AF);
 	if (pos && pos + PCI_AF_CAP + 1 <= v->len) {
 		need(v, pos + PCI_AF_CAP, 1);
-		c->af_flr = (rd8(v, pos + PCI_AF_CAP) &
-			     (PCI_AF_CAP_TP | PCI_AF_CAP_FLR)) ==
-			    (PCI_AF_CAP_TP | PCI_AF_CAP_FLR);
+		c->af_flr = pa_config_af_flr(rd8(v, pos + PCI_AF_CAP));
 	}
+}
+
+int pa_config_no_soft_reset(uint16_t pmcsr)
+{
+	return !!(pmcsr & PCI_PM_CTRL_NO_SOFT_RESET);
+}
+
+/* An FLR the kernel's pci_af_flr() would use: it needs both bits. */
+int pa_config_af_flr(uint8_t af_cap)
+{
+	return (af_cap & (PCI_AF_CAP_TP | PCI_AF_CAP_FLR)) ==
+	       (PCI_AF_CAP_TP | PCI_AF_CAP_FLR);
+}
+
+void pa_config_decode_vf_bars(const uint8_t regs[4 * PA_MAX_BARS],
+			      struct pa_config_bar out[PA_MAX_BARS])
+{
+	memset(out, 0, PA_MAX_BARS * sizeof(*out));
+	decode_bars(&(struct view){ .cfg = regs, .len = 4 * PA_MAX_BARS }, 0,
+		    PA_MAX_BARS, out);
 }
 
 /* TotalVFs, NumVFs, the VF routing and the VF BARs (PCIe 6.0 §9.3.3). */

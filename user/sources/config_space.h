@@ -66,6 +66,15 @@ struct pa_config {
 	struct pa_config_bar vf_bar_regs[PA_MAX_BARS];
 };
 
+/* PMCSR's No_Soft_Reset, and the Advanced Features capability's FLR. */
+int pa_config_no_soft_reset(uint16_t pmcsr);
+int pa_config_af_flr(uint8_t af_cap);
+
+/* The six VF BAR registers' bytes (little-endian, as in configuration
+ * space) into their type and place. */
+void pa_config_decode_vf_bars(const uint8_t regs[4 * PA_MAX_BARS],
+			      struct pa_config_bar out[PA_MAX_BARS]);
+
 /* Offset of capability id in the standard list, 0 when absent. */
 unsigned int pa_config_find_cap(const uint8_t *cfg, size_t len, uint8_t id);
 

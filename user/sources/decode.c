@@ -17,6 +17,9 @@ static const struct pa_caps_policies caps_policies = {
 	.ats = pcieaudit_ats_reply_policy,
 	.expdev = pcieaudit_expdev_reply_policy,
 	.bar = pcieaudit_bar_reply_policy,
+	.passthru = pcieaudit_passthru_reply_policy,
+	.sriov = pcieaudit_sriov_reply_policy,
+	.vf_bar = pcieaudit_vf_bar_reply_policy,
 };
 
 static const struct nla_policy extack_policy[NLMSGERR_ATTR_MAX + 1] = {
@@ -326,6 +329,9 @@ int pa_decode_device(struct nl_msg *msg, struct pa_device *dev)
 					    genlmsg_attrlen(genlmsg_hdr(nlmsg_hdr(msg)), 0),
 					    tb[PCIEAUDIT_A_DEV_ATS],
 					    tb[PCIEAUDIT_A_DEV_EXPDEV], &caps_policies, &d);
+	if (!err)
+		err = pa_decode_device_passthru(tb[PCIEAUDIT_A_DEV_PASSTHRU],
+						&caps_policies, &d);
 	if (!err)
 		err = dup_string(tb[PCIEAUDIT_A_DEV_DRIVER], &d.driver);
 	if (err) {

@@ -16,6 +16,9 @@ struct pa_caps_policies {
 	const struct nla_policy *ats;
 	const struct nla_policy *expdev;
 	const struct nla_policy *bar;
+	const struct nla_policy *passthru;
+	const struct nla_policy *sriov;
+	const struct nla_policy *vf_bar;
 };
 
 /*
@@ -25,5 +28,11 @@ struct pa_caps_policies {
 int pa_decode_device_caps(struct nlattr *head, int len, struct nlattr *ats,
 			  struct nlattr *expdev,
 			  const struct pa_caps_policies *pol, struct pa_device *d);
+
+/* The PASSTHRU nest (NULL: an older module) into d->pt. 0, -EBADMSG or
+ * -ENOMEM, d untouched then. */
+int pa_decode_device_passthru(struct nlattr *nest,
+			      const struct pa_caps_policies *pol,
+			      struct pa_device *d);
 
 #endif /* PA_DECODE_CAPS_H */

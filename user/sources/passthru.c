@@ -31,34 +31,49 @@ static bool res_line(const char *text, unsigned int n, struct res_line *out)
 }
 
 /*
- * Whether the VF BARs have space. With the resource file: a VF BAR the
- * registers declare (memory type bits set, or an address) whose resource
- * is empty or IORESOURCE_UNSET did not get its space (the kernel clears a
- * resource it failed to assign). Without it, from the registers alone: a
- * 64-bit VF BAR at address 0 was never placed.
+ * Whether the VF BARs have space. With the kernel's resources: a VF BAR
+ * the registers declare (memory type bits set, or an address) whose
+ * resource is empty or unset did not get its space (the kernel clears a
+ * resource it failed to assign). Without them, from the registers alone:
+ * a 64-bit VF BAR at address 0 was never placed.
  */
-static void vf_bars(const struct pa_config *c, const char *resource,
+static void vf_bars(const struct pa_config *c, const struct pa_vf_res *res,
 		    struct pa_passthru *pt)
 {
-	struct res_line l;
-	bool with_res = resource && res_line(resource, RES_IOV_FIRST + 5, &l);
-
 	pt->vf_bars_assigned = 1;
 	for (unsigned int i = 0; i < PA_MAX_BARS; i++) {
 		const struct pa_config_bar *b = &c->vf_bar_regs[i];
 		bool declared = !b->upper && (b->address ||
 			(b->flags & (PCIEAUDIT_BAR_F_MEM64 | PCIEAUDIT_BAR_F_PREFETCH)));
 
-		if (with_res && res_line(resource, RES_IOV_FIRST + i, &l) &&
-		    (l.flags & RES_MEM) && l.end > l.start) {
+		if (res && res[i].sized) {
 			pt->vf_bar_sizes_mask |= 1u << i;
-			if (l.flags & RES_UNSET)
+			if (res[i].unset)
 				pt->vf_bars_assigned = 0;
 			continue;
 		}
-		if (declared && (with_res || !b->address))
+		if (declared && (res || !b->address))
 			pt->vf_bars_assigned = 0;
 	}
+}
+
+/* The resource file's VF BAR lines; false when it has none (a kernel
+ * without CONFIG_PCI_IOV, or no file). */
+static bool vf_res_of(const char *resource, struct pa_vf_res *res)
+{
+	struct res_line l;
+
+	if (!resource || !res_line(resource, RES_IOV_FIRST + 5, &l))
+		return false;
+	for (unsigned int i = 0; i < PA_MAX_BARS; i++) {
+		res[i] = (struct pa_vf_res){ 0 };
+		if (res_line(resource, RES_IOV_FIRST + i, &l) &&
+		    (l.flags & RES_MEM) && l.end > l.start) {
+			res[i].sized = true;
+			res[i].unset = l.flags & RES_UNSET;
+		}
+	}
+	return true;
 }
 
 static int dup_line(const char *text, char **out)
@@ -67,14 +82,19 @@ static int dup_line(const char *text, char **out)
 	return *out ? 0 : -ENOMEM;
 }
 
-int pa_passthru_fill(const struct pa_config *c, const char *resource,
-		     const char *reset_method, int reset_file,
-		     const char *numvfs, struct pa_passthru *pt)
+int pa_passthru_reset(const char *reset_method, int reset_file,
+		      struct pa_passthru *pt)
 {
-	unsigned int n;
-
-	pa_passthru_init(pt);
+	free(pt->reset_method);
+	pt->reset_method = NULL;
 	pt->reset_file = reset_method ? 1 : reset_file;
+	return reset_method ? dup_line(reset_method, &pt->reset_method) : 0;
+}
+
+void pa_passthru_set(const struct pa_config *c, const struct pa_vf_res *vf_res,
+		     int num_vfs, struct pa_passthru *pt)
+{
+	pa_passthru_init(pt);
 	pt->no_soft_reset = c->no_soft_reset;
 	pt->af_flr = c->af_flr;
 	pt->has_devcap2 = c->has_devcap2;
@@ -87,11 +107,23 @@ int pa_passthru_fill(const struct pa_config *c, const char *resource,
 		pt->num_vfs = c->num_vfs;
 		pt->vf_offset = c->vf_offset;
 		pt->vf_stride = c->vf_stride;
-		vf_bars(c, resource, pt);
-		if (numvfs && sscanf(numvfs, "%u", &n) == 1 && n <= 0xffff)
-			pt->sysfs_num_vfs = (int)n;
+		vf_bars(c, vf_res, pt);
+		pt->sysfs_num_vfs = num_vfs;
 	}
-	return reset_method ? dup_line(reset_method, &pt->reset_method) : 0;
+}
+
+int pa_passthru_fill(const struct pa_config *c, const char *resource,
+		     const char *reset_method, int reset_file,
+		     const char *numvfs, struct pa_passthru *pt)
+{
+	struct pa_vf_res res[PA_MAX_BARS];
+	int num_vfs = -1;
+	unsigned int n;
+
+	if (numvfs && sscanf(numvfs, "%u", &n) == 1 && n <= 0xffff)
+		num_vfs = (int)n;
+	pa_passthru_set(c, vf_res_of(resource, res) ? res : NULL, num_vfs, pt);
+	return pa_passthru_reset(reset_method, reset_file, pt);
 }
 
 static int set_intremap(struct pa_host *host, uint32_t state,

@@ -11,8 +11,28 @@
 #include "config_space.h"
 #include "model.h"
 
+/* The kernel's resource for one VF BAR: sysfs resource's lines 7-12, or
+ * the module's. */
+struct pa_vf_res {
+	bool sized;		/* a memory range of some size */
+	bool unset;		/* which the kernel could not place */
+};
+
 /*
- * pt from configuration space, sysfs's resource file (NULL: the source
+ * pt's registers and SR-IOV facts (its reset left unknown) from c's
+ * reset and SR-IOV registers, the kernel's VF BAR resources (vf_res[6];
+ * NULL: the source has none) and the VFs it enabled (-1 unknown).
+ */
+void pa_passthru_set(const struct pa_config *c, const struct pa_vf_res *vf_res,
+		     int num_vfs, struct pa_passthru *pt);
+
+/* pt's reset: sysfs reset_method (NULL: absent) and whether "reset"
+ * exists (-1 unknown), which reset_method implies. 0 or -ENOMEM. */
+int pa_passthru_reset(const char *reset_method, int reset_file,
+		      struct pa_passthru *pt);
+
+/*
+ * pa_passthru_set() and pa_passthru_reset() from configuration space, sysfs's resource file (NULL: the source
  * has none), reset_method (NULL: absent), whether "reset" exists (-1
  * unknown) and sriov_numvfs (NULL: absent). 0 or -ENOMEM.
  */

@@ -47,6 +47,7 @@ static const struct nla_policy pcieaudit_dev_reply_policy[PCIEAUDIT_A_DEV_MAX + 
 	[PCIEAUDIT_A_DEV_EXPDEV] = { .type = NLA_NESTED },
 	[PCIEAUDIT_A_DEV_BAR] = { .type = NLA_NESTED },
 	[PCIEAUDIT_A_DEV_LINK_HISTORY] = { .type = NLA_NESTED },
+	[PCIEAUDIT_A_DEV_PASSTHRU] = { .type = NLA_NESTED },
 };
 
 static const struct nla_policy pcieaudit_group_reply_policy[PCIEAUDIT_A_GROUP_MAX + 1] = {
@@ -108,6 +109,34 @@ static const struct nla_policy pcieaudit_bar_reply_policy[PCIEAUDIT_A_BAR_MAX + 
 	[PCIEAUDIT_A_BAR_REBAR_CAP] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
 	[PCIEAUDIT_A_BAR_REBAR_CTRL] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
 	[PCIEAUDIT_A_BAR_PAD] = { .type = NLA_UNSPEC },
+	[PCIEAUDIT_A_BAR_START] = { .type = NLA_U64, .minlen = 8, .maxlen = 8 },
+};
+
+static const struct nla_policy pcieaudit_passthru_reply_policy[PCIEAUDIT_A_PASSTHRU_MAX + 1] = {
+	[PCIEAUDIT_A_PASSTHRU_PMCSR] = { .type = NLA_U16, .minlen = 2, .maxlen = 2 },
+	[PCIEAUDIT_A_PASSTHRU_AF_CAP] = { .type = NLA_U8, .minlen = 1, .maxlen = 1 },
+	[PCIEAUDIT_A_PASSTHRU_DEVCAP2] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
+	[PCIEAUDIT_A_PASSTHRU_DEVCTL2] = { .type = NLA_U16, .minlen = 2, .maxlen = 2 },
+	[PCIEAUDIT_A_PASSTHRU_SRIOV] = { .type = NLA_NESTED },
+};
+
+static const struct nla_policy pcieaudit_sriov_reply_policy[PCIEAUDIT_A_SRIOV_MAX + 1] = {
+	[PCIEAUDIT_A_SRIOV_POS] = { .type = NLA_U16, .minlen = 2, .maxlen = 2 },
+	[PCIEAUDIT_A_SRIOV_INITIAL_VFS] = { .type = NLA_U16, .minlen = 2, .maxlen = 2 },
+	[PCIEAUDIT_A_SRIOV_TOTAL_VFS] = { .type = NLA_U16, .minlen = 2, .maxlen = 2 },
+	[PCIEAUDIT_A_SRIOV_NUM_VFS] = { .type = NLA_U16, .minlen = 2, .maxlen = 2 },
+	[PCIEAUDIT_A_SRIOV_VF_OFFSET] = { .type = NLA_U16, .minlen = 2, .maxlen = 2 },
+	[PCIEAUDIT_A_SRIOV_VF_STRIDE] = { .type = NLA_U16, .minlen = 2, .maxlen = 2 },
+	[PCIEAUDIT_A_SRIOV_KERNEL_NUM_VFS] = { .type = NLA_U16, .minlen = 2, .maxlen = 2 },
+	[PCIEAUDIT_A_SRIOV_VF_BAR] = { .type = NLA_NESTED },
+};
+
+static const struct nla_policy pcieaudit_vf_bar_reply_policy[PCIEAUDIT_A_VF_BAR_MAX + 1] = {
+	[PCIEAUDIT_A_VF_BAR_INDEX] = { .type = NLA_U8, .minlen = 1, .maxlen = 1 },
+	[PCIEAUDIT_A_VF_BAR_REG] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
+	[PCIEAUDIT_A_VF_BAR_SIZE] = { .type = NLA_U64, .minlen = 8, .maxlen = 8 },
+	[PCIEAUDIT_A_VF_BAR_FLAGS] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
+	[PCIEAUDIT_A_VF_BAR_PAD] = { .type = NLA_UNSPEC },
 };
 
 static const struct nla_policy pcieaudit_pair_reply_policy[PCIEAUDIT_A_PAIR_MAX + 1] = {

@@ -89,6 +89,29 @@ static char *text_at(int dirfd, const char *name)
 	return read_at(dirfd, name, TEXT_MAX, NULL, NULL);
 }
 
+/* A sysfs attribute, whose show() fills one read of a page: an open, a
+ * read and a close, where read_at() reads once more to see the end. */
+static char *attr_at(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	char buf[4096 + 1];
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	do
+		n = read(fd, buf, sizeof(buf) - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n < 0)
+		return NULL;
+	/* A full buffer may have more behind it. */
+	if ((size_t)n == sizeof(buf) - 1)
+		return text_at(dirfd, name);
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
 /* The last component of the link at dirfd/name, or, when it is a plain
  * file, its contents: fixtures store driver names as files. */
 static char *name_at(int dirfd, const char *name)
@@ -424,6 +447,31 @@ static bool runtime_suspended(int devdir, const char *bdf)
 	return asleep;
 }
 
+/*
+ * A function whose registers, SR-IOV facts and BAR places the module sent:
+ * only its reset methods, which the kernel names in sysfs alone. Neither
+ * file touches the device.
+ */
+static int module_reset_read(int devdir, bool fixture, struct pa_device *d)
+{
+	char path[PA_BDF_LEN + 16], bdf[PA_BDF_LEN];
+	char *method;
+	int reset_file, err;
+
+	if (!d->pt.known)
+		return 0;
+	pa_bdf_format(&d->addr, bdf);
+	snprintf(path, sizeof(path), "%s/reset_method", bdf);
+	method = attr_at(devdir, path);
+	/* reset_method implies reset; only a kernel before 5.15 lacks it. */
+	snprintf(path, sizeof(path), "%s/reset", bdf);
+	reset_file = method ? 1 : !faccessat(devdir, path, F_OK, 0) ? 1 :
+		     fixture ? -1 : 0;
+	err = pa_passthru_reset(method, reset_file, &d->pt);
+	free(method);
+	return err;
+}
+
 int pa_passthru_read(const char *root, struct pa_report *rep)
 {
 	bool fixture;
@@ -434,9 +482,14 @@ int pa_passthru_read(const char *root, struct pa_report *rep)
 	for (size_t i = 0; !err && i < rep->ndevices; i++) {
 		struct pa_device *d = &rep->devices[i];
 		struct pa_sysfs one = { 0 };
-		struct pa_sysfs_dev *s = calloc(1, sizeof(*s));
+		struct pa_sysfs_dev *s;
 		char bdf[PA_BDF_LEN];
 
+		if (d->pt_from_module) {
+			err = module_reset_read(devdir, fixture, d);
+			continue;
+		}
+		s = calloc(1, sizeof(*s));
 		if (!s) {
 			err = -ENOMEM;
 			break;

@@ -108,6 +108,9 @@ enum pcieaudit_cmd {
  * @PCIEAUDIT_F_IOMMU_PRESENT: an IOMMU serves the PCI bus.
  * @PCIEAUDIT_F_PCI_IOV: the kernel was built with CONFIG_PCI_IOV.
  * @PCIEAUDIT_F_PCI_ATS: the kernel was built with CONFIG_PCI_ATS.
+ * @PCIEAUDIT_F_PCIEAER: the kernel was built with CONFIG_PCIEAER, and
+ *	PCIEAUDIT_DEV_F_AER_STATS says which functions it keeps AER counters
+ *	for.
  */
 enum pcieaudit_feature {
 	PCIEAUDIT_F_P2PDMA		= 1U << 0,
@@ -115,6 +118,7 @@ enum pcieaudit_feature {
 	PCIEAUDIT_F_IOMMU_PRESENT	= 1U << 2,
 	PCIEAUDIT_F_PCI_IOV		= 1U << 3,
 	PCIEAUDIT_F_PCI_ATS		= 1U << 4,
+	PCIEAUDIT_F_PCIEAER		= 1U << 5,
 };
 
 /**
@@ -201,6 +205,9 @@ enum pcieaudit_dma_owner {
  * @PCIEAUDIT_DEV_F_BRIDGE: has a subordinate bus.
  * @PCIEAUDIT_DEV_F_DISCONNECTED: the function no longer answers config
  *	reads (surprise removal); register values are absent.
+ * @PCIEAUDIT_DEV_F_AER_STATS: the kernel keeps AER error counters for the
+ *	function (its sysfs aer_dev_* files exist), as pci_dev's aer_stats
+ *	says; only where PCIEAUDIT_A_INFO_FEATURES has PCIEAUDIT_F_PCIEAER.
  * @PCIEAUDIT_DEV_F_ALL: mask of all defined bits.
  */
 enum pcieaudit_dev_flag {
@@ -210,8 +217,9 @@ enum pcieaudit_dev_flag {
 	PCIEAUDIT_DEV_F_PHYSFN		= 1U << 3,
 	PCIEAUDIT_DEV_F_BRIDGE		= 1U << 4,
 	PCIEAUDIT_DEV_F_DISCONNECTED	= 1U << 5,
+	PCIEAUDIT_DEV_F_AER_STATS	= 1U << 6,
 
-	PCIEAUDIT_DEV_F_ALL		= (1U << 6) - 1,
+	PCIEAUDIT_DEV_F_ALL		= (1U << 7) - 1,
 };
 
 /**
@@ -401,6 +409,10 @@ enum pcieaudit_iommu_attr {
  *	module's sampler saw of the function's link since it started tracking
  *	the function (module load or hot-add). Absent for functions without
  *	link registers and where sampling is off.
+ * @PCIEAUDIT_A_DEV_PASSTHRU: nest, enum pcieaudit_passthru_attr; the
+ *	registers VFIO's reset and SR-IOV checks read, and the kernel's SR-IOV
+ *	records; sent for every function. Its registers are absent when
+ *	PCIEAUDIT_A_DEV_CONFIG_UNREADABLE is present.
  */
 enum pcieaudit_dev_attr {
 	PCIEAUDIT_A_DEV_ADDR = 1,
@@ -427,6 +439,7 @@ enum pcieaudit_dev_attr {
 	PCIEAUDIT_A_DEV_EXPDEV,
 	PCIEAUDIT_A_DEV_BAR,
 	PCIEAUDIT_A_DEV_LINK_HISTORY,
+	PCIEAUDIT_A_DEV_PASSTHRU,
 
 	__PCIEAUDIT_A_DEV_MAX,
 	PCIEAUDIT_A_DEV_MAX = __PCIEAUDIT_A_DEV_MAX - 1
@@ -703,6 +716,9 @@ enum pcieaudit_bar_flag {
  * @PCIEAUDIT_A_BAR_REBAR_CTRL: u32, the entry's Resizable BAR Control
  *	register, raw (bits 13:8: current size, 2^n MB), read live.
  * @PCIEAUDIT_A_BAR_PAD: padding for the u64, never sent alone.
+ * @PCIEAUDIT_A_BAR_START: u64, pci_resource_start(): where the kernel placed
+ *	the BAR, as sysfs resource shows it; absent when the BAR is
+ *	unassigned.
  */
 enum pcieaudit_bar_attr {
 	PCIEAUDIT_A_BAR_INDEX = 1,
@@ -711,9 +727,89 @@ enum pcieaudit_bar_attr {
 	PCIEAUDIT_A_BAR_REBAR_CAP,
 	PCIEAUDIT_A_BAR_REBAR_CTRL,
 	PCIEAUDIT_A_BAR_PAD,
+	PCIEAUDIT_A_BAR_START,
 
 	__PCIEAUDIT_A_BAR_MAX,
 	PCIEAUDIT_A_BAR_MAX = __PCIEAUDIT_A_BAR_MAX - 1
+};
+
+/**
+ * enum pcieaudit_passthru_attr - what VFIO's reset and SR-IOV checks read
+ *	(nested)
+ * @PCIEAUDIT_A_PASSTHRU_PMCSR: u16, the PM capability's Control/Status
+ *	register, raw, read live (bit 3: No_Soft_Reset); absent without a PM
+ *	capability.
+ * @PCIEAUDIT_A_PASSTHRU_AF_CAP: u8, the Advanced Features capability's AF
+ *	Capabilities register, raw (bit 0: Transactions Pending, bit 1: FLR);
+ *	absent without the capability.
+ * @PCIEAUDIT_A_PASSTHRU_DEVCAP2: u32, PCI Express Device Capabilities 2,
+ *	raw; absent for conventional PCI and before capability version 2.
+ * @PCIEAUDIT_A_PASSTHRU_DEVCTL2: u16, PCI Express Device Control 2, raw,
+ *	read live; absent as PCIEAUDIT_A_PASSTHRU_DEVCAP2.
+ * @PCIEAUDIT_A_PASSTHRU_SRIOV: nest, enum pcieaudit_sriov_attr; the SR-IOV
+ *	capability; absent when the function has none.
+ */
+enum pcieaudit_passthru_attr {
+	PCIEAUDIT_A_PASSTHRU_PMCSR = 1,
+	PCIEAUDIT_A_PASSTHRU_AF_CAP,
+	PCIEAUDIT_A_PASSTHRU_DEVCAP2,
+	PCIEAUDIT_A_PASSTHRU_DEVCTL2,
+	PCIEAUDIT_A_PASSTHRU_SRIOV,
+
+	__PCIEAUDIT_A_PASSTHRU_MAX,
+	PCIEAUDIT_A_PASSTHRU_MAX = __PCIEAUDIT_A_PASSTHRU_MAX - 1
+};
+
+/**
+ * enum pcieaudit_sriov_attr - SR-IOV capability registers and the kernel's
+ *	VF records (nested)
+ * @PCIEAUDIT_A_SRIOV_POS: u16, capability offset in configuration space.
+ * @PCIEAUDIT_A_SRIOV_INITIAL_VFS: u16, InitialVFs, raw.
+ * @PCIEAUDIT_A_SRIOV_TOTAL_VFS: u16, TotalVFs, raw.
+ * @PCIEAUDIT_A_SRIOV_NUM_VFS: u16, NumVFs, raw, read live.
+ * @PCIEAUDIT_A_SRIOV_VF_OFFSET: u16, First VF Offset, raw, read live.
+ * @PCIEAUDIT_A_SRIOV_VF_STRIDE: u16, VF Stride, raw, read live.
+ * @PCIEAUDIT_A_SRIOV_KERNEL_NUM_VFS: u16, pci_num_vf(): the VFs the kernel
+ *	enabled, as sysfs sriov_numvfs shows them; absent for a function the
+ *	kernel did not set up as a PF.
+ * @PCIEAUDIT_A_SRIOV_VF_BAR: nest, enum pcieaudit_vf_bar_attr; repeated,
+ *	one per VF BAR register, 0-5, in index order.
+ */
+enum pcieaudit_sriov_attr {
+	PCIEAUDIT_A_SRIOV_POS = 1,
+	PCIEAUDIT_A_SRIOV_INITIAL_VFS,
+	PCIEAUDIT_A_SRIOV_TOTAL_VFS,
+	PCIEAUDIT_A_SRIOV_NUM_VFS,
+	PCIEAUDIT_A_SRIOV_VF_OFFSET,
+	PCIEAUDIT_A_SRIOV_VF_STRIDE,
+	PCIEAUDIT_A_SRIOV_KERNEL_NUM_VFS,
+	PCIEAUDIT_A_SRIOV_VF_BAR,
+
+	__PCIEAUDIT_A_SRIOV_MAX,
+	PCIEAUDIT_A_SRIOV_MAX = __PCIEAUDIT_A_SRIOV_MAX - 1
+};
+
+/**
+ * enum pcieaudit_vf_bar_attr - one VF BAR of an SR-IOV capability (nested)
+ * @PCIEAUDIT_A_VF_BAR_INDEX: u8, 0-5.
+ * @PCIEAUDIT_A_VF_BAR_REG: u32, the VF BAR register, raw, read live.
+ * @PCIEAUDIT_A_VF_BAR_SIZE: u64, pci_resource_len() of the kernel's IOV
+ *	resource: the space of all VFs, bytes, 0 when it holds none; absent
+ *	where the kernel keeps no IOV resources (built without
+ *	CONFIG_PCI_IOV).
+ * @PCIEAUDIT_A_VF_BAR_FLAGS: u32, enum pcieaudit_bar_flag bits of that
+ *	resource, 0 when none; absent with PCIEAUDIT_A_VF_BAR_SIZE.
+ * @PCIEAUDIT_A_VF_BAR_PAD: padding for the u64, never sent alone.
+ */
+enum pcieaudit_vf_bar_attr {
+	PCIEAUDIT_A_VF_BAR_INDEX = 1,
+	PCIEAUDIT_A_VF_BAR_REG,
+	PCIEAUDIT_A_VF_BAR_SIZE,
+	PCIEAUDIT_A_VF_BAR_FLAGS,
+	PCIEAUDIT_A_VF_BAR_PAD,
+
+	__PCIEAUDIT_A_VF_BAR_MAX,
+	PCIEAUDIT_A_VF_BAR_MAX = __PCIEAUDIT_A_VF_BAR_MAX - 1
 };
 
 /**
