@@ -31,6 +31,7 @@ NAMES = {
     "topo": "pcieaudit-cli topo (64 endpoints, 4032 pairs)",
     "text": "pcieaudit-cli report (text)",
     "exec": "pcieaudit-cli --version (exec and dynamic linking only)",
+    "lspciexec": "lspci --version (the same for lspci)",
 }
 
 

@@ -115,6 +115,8 @@ run() {
 	# The same facts without JSON, and the floor of any CLI run.
 	text) benchrun "$O/$1" $CLI report ;;
 	exec) benchrun "$O/$1" $CLI --version ;;
+	# The same floor for lspci: what any dynamically linked run costs.
+	lspciexec) benchrun "$O/$1" lspci --version ;;
 	esac
 }
 
@@ -199,7 +201,7 @@ if [ "$PROFILE" = 1 ]; then
 		clisysfs) set -- $CLI report --json --sysfs /sys ;;
 		topo) set -- $CLI topo $SEL ;;
 		text) set -- $CLI report ;;
-		exec) continue ;;
+		exec | lspciexec) continue ;;
 		esac
 		strace -c -f -o "$R/prof/strace-$v.txt" "$@" >/dev/null 2>&1
 		strace -f -e trace=recvmsg,sendmsg,pread64,openat,readlink,readlinkat \

@@ -285,6 +285,12 @@ static void compact_is_pretty(void **state)
 		.numa_nodes = 2, .cpu_vendor = NULL, .cpu_family = -1,
 	};
 	test_json_compact_is_pretty(&rep);
+	/* Strings json-c escapes, written by json-c in the stream too. */
+	free(rep.devices[0].driver);
+	rep.devices[0].driver = strdup("a\"b\\c\x01/d");
+	free(rep.devices[1].vendor_name);
+	rep.devices[1].vendor_name = strdup("Vendor / \u00e9");
+	test_json_compact_is_pretty(&rep);
 	rep.has_p2p = false;
 	test_json_compact_is_pretty(&rep);
 	pa_report_clear(&rep);

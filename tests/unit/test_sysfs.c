@@ -713,6 +713,39 @@ static void module_report_gets_sysfs_iommu(void **state)
 	remove_tree();
 }
 
+/* With the IOMMUs' class folder, each instance's devices/ list names the
+ * functions it serves: no readlink per function, and a function listed
+ * nowhere has no instance, whatever its own link (not read) says. */
+static void module_report_instances_from_class(void **state)
+{
+	struct pa_report rep = { 0 };
+	struct pa_device ep = { .addr = { 0, 1, 0 }, .has_iommu = true,
+				.iommu = { .group = 4 } };
+	struct pa_device vf = { .addr = { 0, 1, 2 }, .has_iommu = true,
+				.iommu = { .group = 4 } };
+
+	(void)state;
+	make_tree();
+	link_at("../../../virtual/iommu/dmar3", VF "/iommu");
+	dir_at("class");
+	dir_at("class/iommu");
+	dir_at("class/iommu/dmar3");
+	dir_at("class/iommu/dmar3/devices");
+	link_at("../../../" EP, "class/iommu/dmar3/devices/0000:01:00.0");
+	/* An ACPI device beside it: not a PCI name, skipped. */
+	link_at("../../../devices", "class/iommu/dmar3/devices/ACPI0007:00");
+	dir_at("class/iommu/dmar4");
+	assert_int_equal(pa_report_add_device(&rep, &ep), 0);
+	assert_int_equal(pa_report_add_device(&rep, &vf), 0);
+	assert_int_equal(pa_iommu_sysfs_fill(root, &rep), 0);
+	assert_string_equal(rep.devices[0].iommu.instance, "dmar3");
+	assert_null(rep.devices[1].iommu.instance);
+	/* The group's type was read once and given to both. */
+	assert_int_equal(rep.devices[1].iommu.def_domain, PCIEAUDIT_DOMAIN_DMA_FQ);
+	pa_report_clear(&rep);
+	remove_tree();
+}
+
 static void nothing_there(void **state)
 {
 	struct pa_sysfs s;
@@ -807,6 +840,7 @@ int main(void)
 		cmocka_unit_test(resource_bars),
 		cmocka_unit_test(dma_strict_needs_dma_fq),
 		cmocka_unit_test(module_report_gets_sysfs_iommu),
+		cmocka_unit_test(module_report_instances_from_class),
 		cmocka_unit_test(nothing_there),
 		cmocka_unit_test(live_sparse_read),
 		cmocka_unit_test(unprivileged_read),

@@ -142,7 +142,7 @@ static int put_array(FILE *f, const struct pa_schema *schema, const void *base,
 
 		if (i)
 			fputc(',', f);
-		err = put_value(f, pa_schema_write(schema, elem, elem));
+		err = pa_schema_put(f, schema, elem, elem);
 	}
 	fputc(']', f);
 	return err;
@@ -181,7 +181,7 @@ static int stream_report(FILE *f, const struct pa_report *rep)
 		for (i = 0; !err && i < rep->p2p.npairs; i++) {
 			if (i)
 				fputc(',', f);
-			err = put_value(f, pa_p2p_pair_json(rep, &rep->p2p.pairs[i]));
+			err = pa_p2p_pair_put(f, rep, &rep->p2p.pairs[i]);
 		}
 		fputc(']', f);
 	} else {

@@ -196,6 +196,15 @@ json_object *pa_p2p_pair_json(const struct pa_report *rep,
 	return pa_schema_write(&pa_p2p_pair_schema, pair, &v);
 }
 
+int pa_p2p_pair_put(FILE *f, const struct pa_report *rep,
+		    const struct pa_p2p_pair *pair)
+{
+	struct view v = { .rep = rep, .pair = pair };
+
+	pa_path_bottleneck(rep, pair, &v.bottleneck);
+	return pa_schema_put(f, &pa_p2p_pair_schema, pair, &v);
+}
+
 int pa_p2p_pair_read(struct pa_json_in *in, json_object *obj,
 		     const char *path, struct pa_p2p_pair *pair)
 {

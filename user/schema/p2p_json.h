@@ -11,6 +11,10 @@
 #include "report_schema.h"
 
 /* The pair's object; rep is what its derived facts come from. */
+/* The same pair written to f as compact JSON; 0, -ENOMEM or -EIO. */
+int pa_p2p_pair_put(FILE *f, const struct pa_report *rep,
+		    const struct pa_p2p_pair *pair);
+
 json_object *pa_p2p_pair_json(const struct pa_report *rep,
 			      const struct pa_p2p_pair *pair);
 

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <json-c/json.h>
 
 #include "json_in.h"
@@ -95,6 +96,12 @@ extern const struct pa_schema pa_host_schema;
 /* The object s describes, of the struct at base (top: see write()). */
 json_object *pa_schema_write(const struct pa_schema *s, const void *base,
 			     const void *top);
+
+/* The same object written to f as compact JSON (json-c's
+ * JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE bytes) without
+ * building it; 0, -ENOMEM or -EIO. */
+int pa_schema_put(FILE *f, const struct pa_schema *s, const void *base,
+		  const void *top);
 
 /* Fills the struct at base from obj, at path; 0, -EINVAL (in says why) or
  * -ENOMEM. Strings are copies the struct's clear function frees. */

@@ -11,10 +11,11 @@
 
 /*
  * For each function in an IOMMU group whose default domain the report lacks:
- * root/kernel/iommu_groups/N/type (source "kernel"); for each lacking an
- * instance: the name root/bus/pci/devices/BDF/iommu links to. What cannot be
- * read stays unknown. Then the IOMMU's strictness, if the report lacks it,
- * from those types. Returns 0 or -ENOMEM.
+ * root/kernel/iommu_groups/N/type (source "kernel"), read once a group; for
+ * each lacking an instance: the instance whose root/class/iommu/NAME/devices
+ * lists it, or without that folder the name root/bus/pci/devices/BDF/iommu
+ * links to. What cannot be read stays unknown. Then the IOMMU's strictness,
+ * if the report lacks it, from those types. Returns 0 or -ENOMEM.
  */
 int pa_iommu_sysfs_fill(const char *root, struct pa_report *rep);
 

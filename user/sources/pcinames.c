@@ -125,29 +125,84 @@ static int id_hex(const char *p, const char *end, int n)
 	return *p == ' ' || *p == '\t' ? v : -1;
 }
 
-static bool wanted_vendor(const struct pa_device *devs, size_t n, int v)
+/*
+ * The IDs the devices have, each once and sorted: pci.ids has some 2,300
+ * vendor lines and Intel alone 3,000 device lines, and asking all 1,032
+ * functions of a large machine at each took most of a report's names.
+ */
+struct wanted {
+	uint32_t *vendor, *device, *class;	/* vendor; vendor<<16|device;
+						 * base<<8|sub, and base<<8|0xff
+						 * for the base class alone */
+	size_t nvendor, ndevice, nclass;
+};
+
+static int cmp_u32(const void *a, const void *b)
 {
-	for (size_t i = 0; i < n; i++)
-		if (devs[i].vendor == v)
-			return true;
-	return false;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
 }
 
-static bool wanted_device(const struct pa_device *devs, size_t n, int v, int d)
+/* Sorts v[0..n) and drops repeats; returns how many are left. */
+static size_t sort_unique(uint32_t *v, size_t n)
 {
+	size_t k = 0;
+
+	qsort(v, n, sizeof(*v), cmp_u32);
 	for (size_t i = 0; i < n; i++)
-		if (devs[i].vendor == v && devs[i].device == d)
-			return true;
-	return false;
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	return k;
 }
 
-static bool wanted_class(const struct pa_device *devs, size_t n, int c, int sub)
+static bool wanted_init(struct wanted *w, const struct pa_device *devs,
+			size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if ((int)(devs[i].class >> 16) == c &&
-		    (sub < 0 || (int)(devs[i].class >> 8 & 0xff) == sub))
-			return true;
-	return false;
+	*w = (struct wanted){ .vendor = calloc(n + 1, sizeof(uint32_t)),
+			      .device = calloc(n + 1, sizeof(uint32_t)),
+			      .class = calloc(2 * n + 1, sizeof(uint32_t)) };
+	if (!w->vendor || !w->device || !w->class)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		w->vendor[i] = devs[i].vendor;
+		w->device[i] = (uint32_t)devs[i].vendor << 16 | devs[i].device;
+		w->class[2 * i] = devs[i].class >> 8 & 0xffff;
+		w->class[2 * i + 1] = (devs[i].class >> 16) << 8 | 0xff;
+	}
+	w->nvendor = sort_unique(w->vendor, n);
+	w->ndevice = sort_unique(w->device, n);
+	w->nclass = sort_unique(w->class, 2 * n);
+	return true;
+}
+
+static void wanted_clear(struct wanted *w)
+{
+	free(w->vendor);
+	free(w->device);
+	free(w->class);
+}
+
+static bool has(const uint32_t *v, size_t n, uint32_t key)
+{
+	return bsearch(&key, v, n, sizeof(*v), cmp_u32) != NULL;
+}
+
+static bool wanted_vendor(const struct wanted *w, int v)
+{
+	return has(w->vendor, w->nvendor, (uint32_t)v);
+}
+
+static bool wanted_device(const struct wanted *w, int v, int d)
+{
+	return has(w->device, w->ndevice, (uint32_t)v << 16 | (uint32_t)d);
+}
+
+/* A base class (sub -1), or a base class and subclass. */
+static bool wanted_class(const struct wanted *w, int c, int sub)
+{
+	return has(w->class, w->nclass,
+		   (uint32_t)c << 8 | (sub < 0 ? 0xff : (uint32_t)sub));
 }
 
 /*
@@ -158,8 +213,8 @@ static bool wanted_class(const struct pa_device *devs, size_t n, int c, int sub)
  * of a report's time on a small machine. What the subset lacks the whole
  * file lacks too, so libpci still asks the udev hwdb for it.
  */
-static void subset(const char *text, size_t len, const struct pa_device *devs,
-		   size_t n, bool classes, FILE *out)
+static void subset(const char *text, size_t len, const struct wanted *w,
+		   bool classes, FILE *out)
 {
 	const char *p = text, *end = text + len;
 	enum { OTHER, VENDOR, CLASS } top = OTHER;
@@ -186,20 +241,20 @@ static void subset(const char *text, size_t len, const struct pa_device *devs,
 				id = id_hex(q + 2, eol, 2);
 				top = CLASS;
 				keep = classes && id >= 0 &&
-				       wanted_class(devs, n, id, -1);
+				       wanted_class(w, id, -1);
 			} else if (!(q[0] >= 'A' && q[0] <= 'Z' && eol - q > 1 &&
 				     q[1] == ' ')) {
 				id = id_hex(q, eol, 4);
 				top = VENDOR;
-				keep = id >= 0 && wanted_vendor(devs, n, id);
+				keep = id >= 0 && wanted_vendor(w, id);
 			}
 			if (keep)
 				fwrite(p, 1, (size_t)(eol - p) + (eol < end), out);
 		} else if (nest == 1 && keep) {
 			sub = id_hex(q, eol, top == CLASS ? 2 : 4);
 			if (sub >= 0 && (top == CLASS ?
-					 wanted_class(devs, n, id, sub) :
-					 wanted_device(devs, n, id, sub)))
+					 wanted_class(w, id, sub) :
+					 wanted_device(w, id, sub)))
 				fwrite(p, 1, (size_t)(eol - p) + (eol < end), out);
 		}
 		p = eol + 1;
@@ -217,6 +272,7 @@ static bool use_subset(struct pci_access *pacc, const struct pa_device *devs,
 	struct stat st;
 	void *text = MAP_FAILED;
 	FILE *out = NULL;
+	struct wanted w;
 	int mfd = -1;
 	bool ok = false;
 
@@ -236,7 +292,13 @@ static bool use_subset(struct pci_access *pacc, const struct pa_device *devs,
 	out = mfd < 0 ? NULL : fdopen(dup(mfd), "w");
 	if (!out)
 		goto out;
-	subset(text, (size_t)st.st_size, devs, n, classes, out);
+	if (!wanted_init(&w, devs, n)) {
+		wanted_clear(&w);
+		fclose(out);
+		goto out;
+	}
+	subset(text, (size_t)st.st_size, &w, classes, out);
+	wanted_clear(&w);
 	if (fclose(out))
 		goto out;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", mfd);
