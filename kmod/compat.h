@@ -58,6 +58,34 @@ static inline bool pcieaudit_has_aer_counters(struct pci_dev *pdev)
 }
 
 /*
+ * pci_dev's reset_methods[] in priority order, packed a byte each from the
+ * lowest: a key for the methods' names, which only sysfs reset_method
+ * spells (the table is private to drivers/pci/pci.c). "PCI: Add support
+ * for reset method selection" (v5.15) added the array; before it there is
+ * no key. False also when more methods than a u64 holds are selected.
+ */
+static inline bool pcieaudit_reset_methods_key(struct pci_dev *pdev, u64 *key)
+{
+#ifdef PCIEAUDIT_HAVE_RESET_METHODS
+	unsigned int i;
+	u8 m;
+
+	*key = 0;
+	for (i = 0; i < PCI_NUM_RESET_METHODS; i++) {
+		m = READ_ONCE(pdev->reset_methods[i]);
+		if (!m)
+			return true;
+		if (i == sizeof(*key))
+			return false;
+		*key |= (u64)m << (8 * i);
+	}
+	return true;
+#else
+	return false;
+#endif
+}
+
+/*
  * pci_dev_is_disconnected() moved from drivers/pci/pci.h to linux/pci.h in
  * 2024 ("PCI: Make pci_dev_is_disconnected() helper public for other
  * drivers", v6.9) and reached some stable branches only, so a 5.10 to 6.8

@@ -142,6 +142,7 @@ void pcieaudit_dev_facts_read(struct pci_dev *pdev,
 		pcieaudit_dev_caps_read_bars(pdev, &f->caps);
 	}
 	f->config_unreadable = !readable;
+	pcieaudit_passthru_read_kernel(pdev, &f->pt);
 	pcieaudit_iommu_read(&pdev->dev, &f->iommu);
 
 	/* As dev_driver_string(): the driver may unbind under us. */

@@ -66,6 +66,7 @@ size_t pcieaudit_nl_passthru_size(void)
 			nla_total_size_64bit(sizeof(u64));
 
 	return nla_total_size(0) +					/* passthru */
+	       nla_total_size_64bit(sizeof(u64)) +		/* reset methods */
 	       2 * nla_total_size(sizeof(u16)) +		/* pmcsr, devctl2 */
 	       nla_total_size(sizeof(u8)) + nla_total_size(sizeof(u32)) +
 	       nla_total_size(0) + 7 * nla_total_size(sizeof(u16)) +	/* sriov */
@@ -94,7 +95,10 @@ int pcieaudit_nl_put_passthru(struct sk_buff *skb,
 	    (p->has_devcap2 &&
 	     (nla_put_u32(skb, PCIEAUDIT_A_PASSTHRU_DEVCAP2, p->devcap2) ||
 	      nla_put_u16(skb, PCIEAUDIT_A_PASSTHRU_DEVCTL2, p->devctl2))) ||
-	    (p->has_sriov && put_sriov(skb, &p->sriov))) {
+	    (p->has_sriov && put_sriov(skb, &p->sriov)) ||
+	    (p->has_reset_key &&
+	     nla_put_u64_64bit(skb, PCIEAUDIT_A_PASSTHRU_RESET_METHODS,
+			       p->reset_key, PCIEAUDIT_A_PASSTHRU_PAD))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

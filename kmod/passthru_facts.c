@@ -105,6 +105,17 @@ static bool read_sriov(struct pci_dev *pdev, struct pcieaudit_passthru *p)
 }
 
 /**
+ * pcieaudit_passthru_read_kernel - what the kernel records, no register
+ * @pdev: the function, referenced by the caller
+ * @p: the reset methods' key set, the rest left as it is
+ */
+void pcieaudit_passthru_read_kernel(struct pci_dev *pdev,
+				    struct pcieaudit_passthru *p)
+{
+	p->has_reset_key = pcieaudit_reset_methods_key(pdev, &p->reset_key);
+}
+
+/**
  * pcieaudit_passthru_read - read what VFIO's checks need of a function
  * @pdev: the function, referenced by the caller, whose configuration space
  *	answered a moment ago (not in D3cold)

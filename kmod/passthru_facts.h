@@ -21,6 +21,8 @@ struct pcieaudit_sriov {
 };
 
 struct pcieaudit_passthru {
+	bool has_reset_key;
+	u64 reset_key;		/* pcieaudit_reset_methods_key() */
 	bool has_pmcsr, has_af_cap, has_devcap2, has_sriov;
 	u16 pmcsr;
 	u8 af_cap;
@@ -31,5 +33,7 @@ struct pcieaudit_passthru {
 
 bool pcieaudit_passthru_read(struct pci_dev *pdev,
 			     struct pcieaudit_passthru *p);
+void pcieaudit_passthru_read_kernel(struct pci_dev *pdev,
+				    struct pcieaudit_passthru *p);
 
 #endif /* _PCIEAUDIT_PASSTHRU_FACTS_H */

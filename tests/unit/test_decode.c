@@ -243,6 +243,7 @@ static void put_passthru(struct nl_msg *msg, bool res, uint32_t bar0_flags)
 	for (uint8_t i = 1; i < 6; i++)
 		put_vf_bar(msg, i, 0, res, 0, 0);
 	nla_nest_end(msg, sriov);
+	nla_put_u64(msg, PCIEAUDIT_A_PASSTHRU_RESET_METHODS, 0x0603);
 	nla_nest_end(msg, pt);
 }
 
@@ -269,7 +270,9 @@ static void passthru_from_module(void **state)
 	assert_int_equal(d.pt.sysfs_num_vfs, 2);
 	assert_int_equal(d.pt.vf_bar_sizes_mask, 1);
 	assert_int_equal(d.pt.vf_bars_assigned, 1);
-	/* The reset methods are sysfs's: not known yet. */
+	/* The reset methods are sysfs's: not known yet, but their key is. */
+	assert_true(d.has_reset_key);
+	assert_true(d.reset_key == 0x0603);
 	assert_null(d.pt.reset_method);
 	assert_int_equal(d.pt.reset_file, -1);
 	pa_device_clear(&d);

@@ -1121,9 +1121,71 @@ static void test_suspended_left_asleep(void **state)
 	}
 }
 
+/* root/bus/pci/devices/BDF (the live layout), and its file name if any. */
+static void put_live_text(const char *root, const char *bdf, const char *name,
+			  const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "mkdir -p %s/bus/pci/devices/%s", root, bdf);
+	assert_int_equal(system(path), 0);
+	if (!name)
+		return;
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/%s", root, bdf, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * Beside a module that sends the reset methods' key: one reset_method
+ * read a key (01:00.1's file, which says otherwise, is never opened);
+ * without methods (key 0) each function's own, absent or emptied by hand.
+ */
+static void test_reset_keys_module(void **state)
+{
+	char root[] = "/tmp/pa-passthru-XXXXXX", cmd[64];
+	struct pa_device dev[4] = { { .addr = { 0, 1, 0 } }, { .addr = { 0, 1, 1 } },
+				    { .addr = { 0, 1, 2 } }, { .addr = { 0, 1, 3 } } };
+	struct pa_report rep = { .devices = dev, .ndevices = 4 };
+	const uint64_t keys[4] = { 0x0603, 0x0603, 0, 0 };
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	put_live_text(root, "0000:01:00.0", "reset_method", "flr bus\n");
+	put_live_text(root, "0000:01:00.1", "reset_method", "not read\n");
+	put_live_text(root, "0000:01:00.2", NULL, NULL);
+	put_live_text(root, "0000:01:00.3", "reset_method", "\n");
+	for (int i = 0; i < 4; i++) {
+		pa_passthru_init(&dev[i].pt);
+		dev[i].pt_from_module = true;
+		dev[i].has_reset_key = true;
+		dev[i].reset_key = keys[i];
+	}
+	assert_int_equal(pa_passthru_read(root, &rep), 0);
+	assert_string_equal(dev[0].pt.reset_method, "flr bus");
+	assert_string_equal(dev[1].pt.reset_method, "flr bus");
+	assert_int_equal(dev[1].pt.reset_file, 1);
+	assert_null(dev[2].pt.reset_method);
+	assert_int_equal(dev[2].pt.reset_file, 0);
+	assert_string_equal(dev[3].pt.reset_method, "");
+	assert_int_equal(dev[3].pt.reset_file, 1);
+	/* An older module without keys: each function's own file. */
+	dev[1].has_reset_key = false;
+	assert_int_equal(pa_passthru_read(root, &rep), 0);
+	assert_string_equal(dev[1].pt.reset_method, "not read");
+	for (int i = 0; i < 4; i++)
+		free(dev[i].pt.reset_method);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reset_keys_module),
 		cmocka_unit_test(test_intremap),
 		cmocka_unit_test(test_intremap_parse),
 		cmocka_unit_test(test_reset),

@@ -247,6 +247,10 @@ struct pa_device {
 	/* The module sent pt's registers and SR-IOV facts (unknown when
 	 * config_unreadable); its reset methods are sysfs's alone. */
 	bool pt_from_module;
+	/* The module's key for them (PCIEAUDIT_A_PASSTHRU_RESET_METHODS):
+	 * functions with one non-zero key read the same reset_method. */
+	bool has_reset_key;
+	uint64_t reset_key;
 
 	/* From pci.ids, not from the kernel; NULL when unknown. */
 	char *vendor_name;

@@ -182,6 +182,9 @@ int pa_decode_device_passthru(struct nlattr *nest,
 	if (!tb[PCIEAUDIT_A_PASSTHRU_DEVCAP2] != !tb[PCIEAUDIT_A_PASSTHRU_DEVCTL2])
 		return -EBADMSG;
 	d->pt_from_module = true;
+	d->has_reset_key = tb[PCIEAUDIT_A_PASSTHRU_RESET_METHODS] != NULL;
+	if (d->has_reset_key)
+		d->reset_key = nla_get_u64(tb[PCIEAUDIT_A_PASSTHRU_RESET_METHODS]);
 	/* Unreadable registers: every VFIO fact unknown, as from sysfs. */
 	if (d->config_unreadable)
 		return 0;

@@ -118,6 +118,8 @@ static const struct nla_policy pcieaudit_passthru_reply_policy[PCIEAUDIT_A_PASST
 	[PCIEAUDIT_A_PASSTHRU_DEVCAP2] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
 	[PCIEAUDIT_A_PASSTHRU_DEVCTL2] = { .type = NLA_U16, .minlen = 2, .maxlen = 2 },
 	[PCIEAUDIT_A_PASSTHRU_SRIOV] = { .type = NLA_NESTED },
+	[PCIEAUDIT_A_PASSTHRU_PAD] = { .type = NLA_UNSPEC },
+	[PCIEAUDIT_A_PASSTHRU_RESET_METHODS] = { .type = NLA_U64, .minlen = 8, .maxlen = 8 },
 };
 
 static const struct nla_policy pcieaudit_sriov_reply_policy[PCIEAUDIT_A_SRIOV_MAX + 1] = {

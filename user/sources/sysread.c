@@ -448,21 +448,80 @@ static bool runtime_suspended(int devdir, const char *bdf)
 }
 
 /*
+ * The reset_method read for each of the module's keys: the kernel's
+ * reset_method_show() spells the array the key packs, so functions with
+ * one key read alike (a VF's siblings, a switch's ports), and one read
+ * serves them all, where a read per function took three system calls.
+ */
+struct reset_texts {
+	struct reset_text {
+		uint64_t key;
+		char *text;
+	} *v;
+	size_t n, cap;
+};
+
+static const struct reset_text *reset_text_of(const struct reset_texts *t,
+					      uint64_t key)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].key == key)
+			return &t->v[i];
+	return NULL;
+}
+
+static void reset_text_add(struct reset_texts *t, uint64_t key,
+			   const char *text)
+{
+	struct reset_text *v;
+	char *copy = strdup(text);
+
+	if (!copy)
+		return;		/* only a cache: the next one reads again */
+	if (t->n == t->cap) {
+		v = realloc(t->v, (t->cap ? 2 * t->cap : 8) * sizeof(*v));
+		if (!v) {
+			free(copy);
+			return;
+		}
+		t->v = v;
+		t->cap = t->cap ? 2 * t->cap : 8;
+	}
+	t->v[t->n++] = (struct reset_text){ .key = key, .text = copy };
+}
+
+static void reset_texts_clear(struct reset_texts *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].text);
+	free(t->v);
+}
+
+/*
  * A function whose registers, SR-IOV facts and BAR places the module sent:
  * only its reset methods, which the kernel names in sysfs alone. Neither
- * file touches the device.
+ * file touches the device. With no method the key is 0 and says nothing:
+ * reset_method is then absent, or empty if all were disabled by hand.
  */
-static int module_reset_read(int devdir, bool fixture, struct pa_device *d)
+static int module_reset_read(int devdir, bool fixture, struct reset_texts *t,
+			     struct pa_device *d)
 {
 	char path[PA_BDF_LEN + 16], bdf[PA_BDF_LEN];
+	bool keyed = d->has_reset_key && d->reset_key;
+	const struct reset_text *same;
 	char *method;
 	int reset_file, err;
 
 	if (!d->pt.known)
 		return 0;
+	same = keyed ? reset_text_of(t, d->reset_key) : NULL;
+	if (same)
+		return pa_passthru_reset(same->text, 1, &d->pt);
 	pa_bdf_format(&d->addr, bdf);
 	snprintf(path, sizeof(path), "%s/reset_method", bdf);
 	method = attr_at(devdir, path);
+	if (method && keyed)
+		reset_text_add(t, d->reset_key, method);
 	/* reset_method implies reset; only a kernel before 5.15 lacks it. */
 	snprintf(path, sizeof(path), "%s/reset", bdf);
 	reset_file = method ? 1 : !faccessat(devdir, path, F_OK, 0) ? 1 :
@@ -474,6 +533,7 @@ static int module_reset_read(int devdir, bool fixture, struct pa_device *d)
 
 int pa_passthru_read(const char *root, struct pa_report *rep)
 {
+	struct reset_texts texts = { 0 };
 	bool fixture;
 	int devdir = open_devices(root, &fixture), err = 0;
 
@@ -486,7 +546,7 @@ int pa_passthru_read(const char *root, struct pa_report *rep)
 		char bdf[PA_BDF_LEN];
 
 		if (d->pt_from_module) {
-			err = module_reset_read(devdir, fixture, d);
+			err = module_reset_read(devdir, fixture, &texts, d);
 			continue;
 		}
 		s = calloc(1, sizeof(*s));
@@ -515,6 +575,7 @@ int pa_passthru_read(const char *root, struct pa_report *rep)
 		}
 		pa_sysfs_clear(&one);
 	}
+	reset_texts_clear(&texts);
 	close(devdir);
 	return err;
 }

@@ -748,6 +748,13 @@ enum pcieaudit_bar_attr {
  *	read live; absent as PCIEAUDIT_A_PASSTHRU_DEVCAP2.
  * @PCIEAUDIT_A_PASSTHRU_SRIOV: nest, enum pcieaudit_sriov_attr; the SR-IOV
  *	capability; absent when the function has none.
+ * @PCIEAUDIT_A_PASSTHRU_PAD: padding for the u64, never sent alone.
+ * @PCIEAUDIT_A_PASSTHRU_RESET_METHODS: u64, pci_dev's reset_methods[] in
+ *	priority order, a byte each from the lowest, 0 ending them: indices
+ *	into the kernel's private table of method names, so only a key, the
+ *	same for functions whose sysfs reset_method reads the same; 0 for
+ *	none. Sent where the kernel has the array (v5.15 on), and regardless
+ *	of PCIEAUDIT_A_DEV_CONFIG_UNREADABLE: no register is read.
  */
 enum pcieaudit_passthru_attr {
 	PCIEAUDIT_A_PASSTHRU_PMCSR = 1,
@@ -755,6 +762,8 @@ enum pcieaudit_passthru_attr {
 	PCIEAUDIT_A_PASSTHRU_DEVCAP2,
 	PCIEAUDIT_A_PASSTHRU_DEVCTL2,
 	PCIEAUDIT_A_PASSTHRU_SRIOV,
+	PCIEAUDIT_A_PASSTHRU_PAD,
+	PCIEAUDIT_A_PASSTHRU_RESET_METHODS,
 
 	__PCIEAUDIT_A_PASSTHRU_MAX,
 	PCIEAUDIT_A_PASSTHRU_MAX = __PCIEAUDIT_A_PASSTHRU_MAX - 1
