@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
@@ -202,9 +203,16 @@ static int stream_report(FILE *f, const struct pa_report *rep)
 int pa_json_report(FILE *f, const struct pa_report *rep)
 {
 	json_object *root;
+	int err, locking;
 
-	if (!pretty)
-		return stream_report(f, rep);
+	if (!pretty) {
+		/* Tens of thousands of small writes, from this thread alone:
+		 * without the stream's lock taken for each. */
+		locking = __fsetlocking(f, FSETLOCKING_BYCALLER);
+		err = stream_report(f, rep);
+		__fsetlocking(f, locking);
+		return err;
+	}
 	root = document(&rep->info);
 
 	pa_json_add(root, "devices", devices_array(rep));
