@@ -885,9 +885,47 @@ static const struct field bar_f[] = {
 	[PCIEAUDIT_A_BAR_REBAR_CAP] = { K_U32 },
 	[PCIEAUDIT_A_BAR_REBAR_CTRL] = { K_U32 },
 	[PCIEAUDIT_A_BAR_PAD] = { K_FLAG },
+	[PCIEAUDIT_A_BAR_START] = { K_U64 },
 };
 static const struct schema bar_s = {
 	"bar", PCIEAUDIT_A_BAR_MAX, bar_f, REQ(1) | REQ(2) | REQ(3), false,
+};
+static const struct field vf_bar_f[] = {
+	[PCIEAUDIT_A_VF_BAR_INDEX] = { K_U8 },
+	[PCIEAUDIT_A_VF_BAR_REG] = { K_U32 },
+	[PCIEAUDIT_A_VF_BAR_SIZE] = { K_U64 },
+	[PCIEAUDIT_A_VF_BAR_FLAGS] = { K_U32 },
+	[PCIEAUDIT_A_VF_BAR_PAD] = { K_FLAG },
+};
+static const struct schema vf_bar_s = {
+	"vf bar", PCIEAUDIT_A_VF_BAR_MAX, vf_bar_f,
+	REQ(PCIEAUDIT_A_VF_BAR_INDEX) | REQ(PCIEAUDIT_A_VF_BAR_REG), false,
+};
+static const struct field sriov_f[] = {
+	[PCIEAUDIT_A_SRIOV_POS] = { K_U16 },
+	[PCIEAUDIT_A_SRIOV_INITIAL_VFS] = { K_U16 },
+	[PCIEAUDIT_A_SRIOV_TOTAL_VFS] = { K_U16 },
+	[PCIEAUDIT_A_SRIOV_NUM_VFS] = { K_U16 },
+	[PCIEAUDIT_A_SRIOV_VF_OFFSET] = { K_U16 },
+	[PCIEAUDIT_A_SRIOV_VF_STRIDE] = { K_U16 },
+	[PCIEAUDIT_A_SRIOV_KERNEL_NUM_VFS] = { K_U16 },
+	[PCIEAUDIT_A_SRIOV_VF_BAR] = { K_NEST, 0, true, &vf_bar_s },
+};
+static const struct schema sriov_s = {
+	"sriov", PCIEAUDIT_A_SRIOV_MAX, sriov_f,
+	REQ(1) | REQ(2) | REQ(3) | REQ(4) | REQ(5) | REQ(6), false,
+};
+static const struct field passthru_f[] = {
+	[PCIEAUDIT_A_PASSTHRU_PMCSR] = { K_U16 },
+	[PCIEAUDIT_A_PASSTHRU_AF_CAP] = { K_U8 },
+	[PCIEAUDIT_A_PASSTHRU_DEVCAP2] = { K_U32 },
+	[PCIEAUDIT_A_PASSTHRU_DEVCTL2] = { K_U16 },
+	[PCIEAUDIT_A_PASSTHRU_SRIOV] = { K_NEST, 0, false, &sriov_s },
+	[PCIEAUDIT_A_PASSTHRU_PAD] = { K_FLAG },
+	[PCIEAUDIT_A_PASSTHRU_RESET_METHODS] = { K_U64 },
+};
+static const struct schema passthru_s = {
+	"passthru", PCIEAUDIT_A_PASSTHRU_MAX, passthru_f, 0, false,
 };
 static const struct field hist_f[] = {
 	[PCIEAUDIT_A_HIST_SINCE_NS] = { K_U64 },
@@ -931,6 +969,7 @@ static const struct field dev_f[] = {
 	[PCIEAUDIT_A_DEV_EXPDEV] = { K_NEST, 0, false, &expdev_s },
 	[PCIEAUDIT_A_DEV_BAR] = { K_NEST, 0, true, &bar_s },
 	[PCIEAUDIT_A_DEV_LINK_HISTORY] = { K_NEST, 0, false, &hist_s },
+	[PCIEAUDIT_A_DEV_PASSTHRU] = { K_NEST, 0, false, &passthru_s },
 };
 static const struct schema dev_s = {
 	"dev", PCIEAUDIT_A_DEV_MAX, dev_f,
