@@ -45,11 +45,17 @@ static void set_uint(void *p, size_t size, uint64_t v)
 	}
 }
 
+/* A bus as "DDDD:BB". */
+static void bus_text(const struct pa_addr *a, char buf[16])
+{
+	snprintf(buf, 16, "%04x:%02x", a->domain, a->bus);
+}
+
 static json_object *bus_json(const struct pa_addr *a)
 {
 	char buf[16];
 
-	snprintf(buf, sizeof(buf), "%04x:%02x", a->domain, a->bus);
+	bus_text(a, buf);
 	return json_object_new_string(buf);
 }
 
@@ -259,9 +265,7 @@ static int put_value(FILE *out, const struct pa_schema_field *f, const char *bas
 	case PA_S_BDF:
 		return put_bdf(out, p);
 	case PA_S_BUS:
-		snprintf(buf, sizeof(buf), "%04x:%02x",
-			 ((const struct pa_addr *)p)->domain,
-			 ((const struct pa_addr *)p)->bus);
+		bus_text(p, buf);
 		return put_string(out, buf);
 	case PA_S_BDF_LIST:
 		list = p;

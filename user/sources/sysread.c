@@ -231,13 +231,19 @@ static int read_config(int devfd, struct pa_sysfs_dev *d)
 	return 0;
 }
 
+/* Whether sysfs's write-only "reset" is there: a copy may leave it out,
+ * and absent is then unknown (-1). */
+static int reset_file_at(int dirfd, const char *name, bool fixture)
+{
+	return !faccessat(dirfd, name, F_OK, 0) ? 1 : fixture ? -1 : 0;
+}
+
 /* The files of a function's VFIO facts besides configuration space. */
 static void read_vfio_files(int fd, bool fixture, struct pa_sysfs_dev *d)
 {
 	d->resource = text_at(fd, "resource");
 	d->reset_method = text_at(fd, "reset_method");
-	/* A copy may leave the write-only file out: absent is unknown. */
-	d->reset_file = !faccessat(fd, "reset", F_OK, 0) ? 1 : fixture ? -1 : 0;
+	d->reset_file = reset_file_at(fd, "reset", fixture);
 	d->sriov_numvfs = text_at(fd, "sriov_numvfs");
 }
 
@@ -524,8 +530,7 @@ static int module_reset_read(int devdir, bool fixture, struct reset_texts *t,
 		reset_text_add(t, d->reset_key, method);
 	/* reset_method implies reset; only a kernel before 5.15 lacks it. */
 	snprintf(path, sizeof(path), "%s/reset", bdf);
-	reset_file = method ? 1 : !faccessat(devdir, path, F_OK, 0) ? 1 :
-		     fixture ? -1 : 0;
+	reset_file = method ? 1 : reset_file_at(devdir, path, fixture);
 	err = pa_passthru_reset(method, reset_file, &d->pt);
 	free(method);
 	return err;
