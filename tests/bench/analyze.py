@@ -32,6 +32,7 @@ NAMES = {
     "text": "pcieaudit-cli report (text)",
     "exec": "pcieaudit-cli --version (exec and dynamic linking only)",
     "lspciexec": "lspci --version (the same for lspci)",
+    "dump": "nldump: the report's netlink requests, replies discarded (the kernel's dump and the transfers)",
 }
 
 
@@ -104,6 +105,17 @@ def counts(res):
     return c
 
 
+def dump_totals(res):
+    """nldump's "messages bytes", or None without the dump variant."""
+    t = out_text(res, "dump")
+    if t is None:
+        return None
+    p = t.split()
+    if len(p) != 2 or not all(x.isdigit() for x in p):
+        raise ValueError(f"{res}: nldump printed {t!r}")
+    return int(p[0]), int(p[1])
+
+
 def read(res, name):
     path = os.path.join(res, name)
     if not os.path.exists(path):
@@ -168,6 +180,14 @@ def check(res):
     for tool, n in counts(res).items():
         if tool != "topo_text_lines" and n != nfun:
             problems.append(f"{tool} saw {n} functions, sysfs has {nfun}")
+    # One message per function at least, groups and the rest besides.
+    try:
+        dt = dump_totals(res)
+    except ValueError as e:
+        problems.append(str(e))
+        dt = None
+    if dt is not None and dt[0] < nfun:
+        problems.append(f"nldump saw {dt[0]} messages, sysfs has {nfun} functions")
     if int(facts.get("selected", "0")) != min(64, nfun - int(facts.get("bridges", "0"))):
         problems.append(f"{facts.get('selected')} endpoints selected, not 64")
     mon = monitoring(res, facts)
@@ -236,8 +256,9 @@ def summary(dirs):
         out.append("")
     # Ratios and growth, per kernel.
     out.append("| functions | kernel | lspci -vvv / report | scrape / report | "
-               "clisysfs / report | topo / report | exec / report | report peak RSS KiB |")
-    out.append("|---:|---|---:|---:|---:|---:|---:|---:|")
+               "clisysfs / report | topo / report | exec / report | dump / report | "
+               "report peak RSS KiB |")
+    out.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
     for nfun, d, facts, st, _ in rows:
         r = st.get("report", {}).get("wall")
         if not r:
@@ -247,7 +268,7 @@ def summary(dirs):
             s = st.get(v)
             return f"{s['wall'] / r:.1f}x" if s and s.get("n") else "-"
         out.append(f"| {nfun} | {facts.get('kernel')} | {ratio('lspci')} | {ratio('scrape')} | "
-                   f"{ratio('clisysfs')} | {ratio('topo')} | {ratio('exec')} | "
+                   f"{ratio('clisysfs')} | {ratio('topo')} | {ratio('exec')} | {ratio('dump')} | "
                    f"{st['report']['rss']} |")
     mons = [(nfun, facts, monitoring(d, facts)) for nfun, d, facts, _, _ in rows]
     mons = [x for x in mons if x[2]]
@@ -298,6 +319,12 @@ def main():
     if mon:
         print("\n".join(MONITORING_HEAD + [monitoring_row(int(facts.get("functions", 0)), facts, mon)]))
     print("counts:", counts(a.dirs[-1]))
+    try:
+        dt = dump_totals(a.dirs[-1])
+    except ValueError:
+        dt = None
+    if dt:
+        print(f"nldump: {dt[0]} messages, {dt[1]} bytes")
     for p in problems:
         print("PROBLEM:", p)
     return 1 if problems else 0

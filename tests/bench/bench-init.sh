@@ -117,6 +117,9 @@ run() {
 	exec) benchrun "$O/$1" $CLI --version ;;
 	# The same floor for lspci: what any dynamically linked run costs.
 	lspciexec) benchrun "$O/$1" lspci --version ;;
+	# The floor of report with the module: its netlink requests, every
+	# reply read and thrown away (the kernel's dump and the transfers).
+	dump) benchrun "$O/$1" nldump ;;
 	esac
 }
 
@@ -188,6 +191,10 @@ fi
 for v in $VARIANTS; do
 	gzip -c "$O/$v" >"$R/out-$v.gz"
 done
+# What dump's total is made of: reads, messages and bytes of each request.
+case " $VARIANTS " in
+*" dump "*) nldump -v >/dev/null 2>"$R/nldump-requests.txt"; fact nldump_v_rc $? ;;
+esac
 
 # Where the time goes: sampled profiles (user and kernel) and syscall counts.
 if [ "$PROFILE" = 1 ]; then
@@ -201,7 +208,7 @@ if [ "$PROFILE" = 1 ]; then
 		clisysfs) set -- $CLI report --json --sysfs /sys ;;
 		topo) set -- $CLI topo $SEL ;;
 		text) set -- $CLI report ;;
-		exec | lspciexec) continue ;;
+		exec | lspciexec | dump) continue ;;
 		esac
 		strace -c -f -o "$R/prof/strace-$v.txt" "$@" >/dev/null 2>&1
 		strace -f -e trace=recvmsg,sendmsg,pread64,openat,readlink,readlinkat \

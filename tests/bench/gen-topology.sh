@@ -79,6 +79,7 @@ for ((t = 0; t < BENCH_TILES; t++)); do
 done
 TOPO_DESC="bench: $BENCH_TILES tile(s) of 64 functions on $BENCH_NODES pxb-pcie/NUMA node(s), VT-d"
 TOPO_INIT=$(dirname "${BASH_SOURCE[0]}")/bench-init.sh
-TOPO_PROGS=("$(dirname "${BASH_SOURCE[0]}")/benchrun.c" "$(dirname "${BASH_SOURCE[0]}")/scrape.c" "$(dirname "${BASH_SOURCE[0]}")/httpget.c")
+TOPO_PROGS=("$(dirname "${BASH_SOURCE[0]}")/benchrun.c" "$(dirname "${BASH_SOURCE[0]}")/scrape.c" "$(dirname "${BASH_SOURCE[0]}")/httpget.c"
+	"$(dirname "${BASH_SOURCE[0]}")/nldump.c")
 TOPO_BINS=(/usr/bin/perf /usr/bin/strace /sbin/ldconfig)
 TOPO_CHECK=(python3 "$(dirname "${BASH_SOURCE[0]}")/analyze.py" --check)

@@ -269,6 +269,25 @@ int pa_report_add_device(struct pa_report *rep, struct pa_device *dev)
 	return 0;
 }
 
+struct pa_device *pa_report_new_device(struct pa_report *rep)
+{
+	struct pa_device *v = grow(rep->devices, rep->ndevices, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	rep->devices = v;
+	rep->devices_sorted = false;
+	v += rep->ndevices++;
+	*v = (struct pa_device){ .pcie_type = -1, .numa_node = -1 };
+	return v;
+}
+
+void pa_report_drop_last_device(struct pa_report *rep)
+{
+	if (rep->ndevices)
+		pa_device_clear(&rep->devices[--rep->ndevices]);
+}
+
 int pa_report_add_group(struct pa_report *rep, struct pa_group *group)
 {
 	struct pa_group *v = grow(rep->groups, rep->ngroups, sizeof(*v));

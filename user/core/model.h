@@ -465,6 +465,11 @@ void pa_report_clear_groups(struct pa_report *rep);
 
 /* Append by moving: on success the report owns what *dev or *group held. */
 int pa_report_add_device(struct pa_report *rep, struct pa_device *dev);
+/* A new, empty device at the end, to fill in place (a function is 4 KiB):
+ * NULL when out of memory. The last one goes again, cleared, through
+ * pa_report_drop_last_device(). Growth keeps its doubling either way. */
+struct pa_device *pa_report_new_device(struct pa_report *rep);
+void pa_report_drop_last_device(struct pa_report *rep);
 int pa_report_add_group(struct pa_report *rep, struct pa_group *group);
 /* Appends @more's members to @to, whose continuation it is (a group dump
  * message of the same id), and takes its other_members; empties @more. */

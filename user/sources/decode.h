@@ -4,7 +4,8 @@
  * Every function returns 0 or a negative errno: -EBADMSG when the message
  * breaks the ABI (wrong attribute size, missing required attribute,
  * truncated nest), -ENOMEM. Unknown attributes are ignored, as the ABI
- * requires. On failure the output is left untouched.
+ * requires. On failure the output is left untouched, but for
+ * pa_decode_device(): it decodes in place, and clears *dev on failure.
  */
 #ifndef PA_DECODE_H
 #define PA_DECODE_H

@@ -215,26 +215,24 @@ int pa_decode_device_caps(struct nlattr *head, int len, struct nlattr *ats,
 			  struct nlattr *expdev,
 			  const struct pa_caps_policies *pol, struct pa_device *d)
 {
-	struct pa_device t = *d;
 	struct nlattr *nla;
 	int rem, err = 0;
 
-	t.nbars = 0;
+	d->nbars = 0;
 	if (ats)
-		err = decode_ats(ats, pol->ats, &t);
+		err = decode_ats(ats, pol->ats, d);
 	if (!err && expdev)
-		err = decode_expdev(expdev, pol->expdev, &t);
+		err = decode_expdev(expdev, pol->expdev, d);
 	nla_for_each_attr(nla, head, len, rem) {
 		if (err)
 			break;
 		if (nla_type(nla) == PCIEAUDIT_A_DEV_BAR)
-			err = decode_bar(nla, pol->bar, &t);
+			err = decode_bar(nla, pol->bar, d);
 	}
 	if (err)
 		return err;
 	/* A module that knows these attributes sends EXPDEV for every
 	 * readable PCIe function, and BARs wherever the kernel has any. */
-	t.caps_known = t.has_expdev || t.has_ats || t.nbars;
-	*d = t;
+	d->caps_known = d->has_expdev || d->has_ats || d->nbars;
 	return 0;
 }

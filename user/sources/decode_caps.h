@@ -23,7 +23,8 @@ struct pa_caps_policies {
 
 /*
  * head/len: the message's attribute chain, for the repeated BAR nests;
- * ats and expdev: those nests or NULL. 0 or -EBADMSG, d untouched then.
+ * ats and expdev: those nests or NULL. 0 or -EBADMSG, with d partly
+ * written then: pa_decode_device() clears it.
  */
 int pa_decode_device_caps(struct nlattr *head, int len, struct nlattr *ats,
 			  struct nlattr *expdev,

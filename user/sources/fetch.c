@@ -20,14 +20,14 @@ static int on_info(struct nl_msg *msg, void *arg)
 static int on_device(struct nl_msg *msg, void *arg)
 {
 	struct pa_report *rep = arg;
-	struct pa_device dev;
-	int err = pa_decode_device(msg, &dev);
+	struct pa_device *dev = pa_report_new_device(rep);
+	int err;
 
+	if (!dev)
+		return -ENOMEM;
+	err = pa_decode_device(msg, dev);
 	if (err)
-		return err;
-	err = pa_report_add_device(rep, &dev);
-	if (err)
-		pa_device_clear(&dev);
+		pa_report_drop_last_device(rep);
 	return err;
 }
 
